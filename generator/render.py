@@ -1,0 +1,75 @@
+"""Stage 3: render a Plan into the source of submission.py with Jinja2.
+
+One environment, made here: StrictUndefined (a typo in a template is an error,
+not empty text), trim/lstrip blocks, trailing newline kept. The output is
+parsed with ast before anyone writes it.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+from generator import __version__
+from generator.errors import GenError
+from generator.plan import KV_LORA, QK_DIM, ROPE_DIM, Plan
+from generator.spec import Spec
+
+TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates"
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+
+
+def template_files() -> list[Path]:
+    return sorted(p for p in TEMPLATE_DIR.rglob("*.j2") if p.is_file())
+
+
+def inputs_hash(spec: Spec) -> str:
+    """Hash of what determines the output: spec text, templates, generator version."""
+    h = hashlib.sha256()
+    h.update(__version__.encode())
+    h.update(spec.text.encode())
+    for path in template_files():
+        h.update(path.relative_to(TEMPLATE_DIR).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def render(plan: Plan, spec: Spec) -> str:
+    """The generated submission's source; raises GenError if it is not valid Python."""
+    if os.environ.get("GEN_DEBUG", "") >= "1":
+        print(json.dumps(plan.describe(), indent=2, default=str), file=sys.stderr)
+    source = environment().get_template("submission.py.j2").render(
+        plan=plan,
+        version=__version__,
+        inputs_hash=inputs_hash(spec),
+        qk_dim=QK_DIM,
+        kv_lora=KV_LORA,
+        rope_dim=ROPE_DIM,
+    )
+    if os.environ.get("GEN_DEBUG", "") >= "2":
+        print(source, file=sys.stderr)
+    try:
+        ast.parse(source)
+    except SyntaxError as exc:
+        raise GenError(
+            f"rendered {plan.target} submission is not valid Python: line {exc.lineno}: {exc.msg}"
+        ) from None
+    return source

@@ -1,0 +1,372 @@
+"""Stage 1: load a spec file and reject anything wrong before any other stage runs.
+
+Types and unknown keys are checked by pydantic models; the rules that depend on
+the target and the backend registry (which backend runs where, which fields it
+takes, powers of two, duplicate shapes) are checked here after. Every problem
+is reported at once, each with file:line (from the YAML node), field path, the
+bad value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import YAMLError
+
+from generator.errors import SpecError, SpecIssue, did_you_mean, one_of
+from generator.registry import (
+    BACKENDS,
+    FP8_FORMATS,
+    GENERAL_BACKENDS,
+    MMA_DTYPES,
+    PLATFORMS,
+    TARGET_TRITON_OPTIONS,
+)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class TargetSpec(_Strict):
+    name: str
+    platform: Literal[PLATFORMS]  # type: ignore[valid-type]
+    fp8_format: Literal[FP8_FORMATS]  # type: ignore[valid-type]
+    header: list[str] = []
+    aiter: bool = False
+    triton_options: dict[str, int] = {}
+    env: dict[str, str] = {}
+
+
+class EntrySpec(_Strict):
+    """How one shape (or the fallback) is computed. Unset fields take the
+    backend's defaults in the plan (registry.BACKENDS[...].defaults)."""
+
+    backend: str
+    q_mode: str | None = None
+    kv_format: str | None = None
+    splits: int | None = None
+    block_n: int | None = None
+    block_q: int | None = None
+    num_warps: int | None = None
+    num_stages: int | None = None
+    reduce_block_dv: int | None = None
+    mma_dtype: str | None = None
+    persistent: bool | None = None
+    q_absmax: float | None = None
+
+    def tuning(self) -> dict[str, Any]:
+        """The tuning fields the user set (backend excluded)."""
+        return {k: v for k, v in self.model_dump().items() if v is not None and k != "backend"}
+
+
+class ShapeSpec(EntrySpec):
+    batch: int
+    kv_len: int
+    q_seq_len: int = 1
+    num_heads: int = 16
+
+    @property
+    def key(self) -> tuple[int, int, int, int]:
+        return (self.batch, self.kv_len, self.q_seq_len, self.num_heads)
+
+    def tuning(self) -> dict[str, Any]:
+        keys = {"batch", "kv_len", "q_seq_len", "num_heads"}
+        return {k: v for k, v in super().tuning().items() if k not in keys}
+
+
+class SpecFile(_Strict):
+    target: TargetSpec
+    shapes: list[ShapeSpec]
+    fallback: EntrySpec
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A validated spec, with the path and raw bytes it came from."""
+
+    path: str
+    text: str
+    target: TargetSpec
+    shapes: tuple[ShapeSpec, ...]
+    fallback: EntrySpec
+
+
+# --------------------------------------------------------------------------
+# YAML with line numbers
+# --------------------------------------------------------------------------
+
+
+def yaml_roundtrip() -> YAML:
+    """The one YAML instance kind used for reading and writing specs back."""
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    return yaml
+
+
+def _line_of(doc: Any, loc: tuple, key_line: bool) -> int | None:
+    """1-based line of the node at loc (or of its nearest existing parent)."""
+    node, line = doc, 1
+    for part in loc:
+        if isinstance(node, CommentedMap) and part in node:
+            line = (node.lc.key(part) if key_line else node.lc.value(part))[0] + 1
+            node = node[part]
+        elif isinstance(node, CommentedSeq) and isinstance(part, int) and part < len(node):
+            line = node.lc.item(part)[0] + 1
+            node = node[part]
+        else:
+            break
+    return line
+
+
+def _path(loc: tuple) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _value_at(doc: Any, loc: tuple) -> Any:
+    node = doc
+    for part in loc:
+        node = node[part]
+    return node
+
+
+_MODEL_FOR = {"target": TargetSpec, "shapes": ShapeSpec, "fallback": EntrySpec}
+
+_TYPE_WORDS = {
+    "int_type": "an integer",
+    "int_parsing": "an integer",
+    "float_type": "a number",
+    "bool_type": "true or false",
+    "string_type": "a string",
+    "list_type": "a list",
+    "dict_type": "a mapping",
+    "model_type": "a mapping",
+    "model_attributes_type": "a mapping",
+}
+
+
+def _fields_of(loc: tuple) -> list[str]:
+    model = _MODEL_FOR.get(loc[0]) if len(loc) > 1 else SpecFile
+    return list(model.model_fields) if model else []
+
+
+def _pydantic_issue(file: str, doc: Any, err: dict) -> SpecIssue:
+    loc, kind = tuple(err["loc"]), err["type"]
+    if kind == "extra_forbidden":
+        allowed = _fields_of(loc)
+        msg = f"unknown key{did_you_mean(loc[-1], allowed)} (allowed: {one_of(allowed)})"
+        return SpecIssue(file, _line_of(doc, loc, key_line=True), _path(loc), msg)
+    line = _line_of(doc, loc, key_line=False)
+    if kind == "missing":
+        return SpecIssue(file, line, _path(loc), "is required")
+    value = err.get("input")
+    if kind in _TYPE_WORDS:
+        msg = f"{value!r} is not {_TYPE_WORDS[kind]}"
+    elif kind == "literal_error":
+        msg = f"{value!r} is not allowed (allowed: {err['ctx']['expected']})"
+    else:
+        msg = f"{value!r}: {err['msg']}"
+    return SpecIssue(file, line, _path(loc), msg)
+
+
+# --------------------------------------------------------------------------
+# Rules that need the target and the registry
+# --------------------------------------------------------------------------
+
+
+def _is_pow2(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
+
+
+# field -> (predicate, what is allowed)
+_RANGES = {
+    "splits": (lambda v: 1 <= v <= 256, "an integer from 1 to 256"),
+    "block_n": (lambda v: _is_pow2(v) and 16 <= v <= 256, "a power of two from 16 to 256"),
+    "block_q": (lambda v: _is_pow2(v) and v <= 8, "a power of two from 1 to 8"),
+    "num_warps": (lambda v: v in (1, 2, 4, 8, 16), "one of 1, 2, 4, 8, 16"),
+    "num_stages": (lambda v: 1 <= v <= 8, "an integer from 1 to 8"),
+    "reduce_block_dv": (
+        lambda v: _is_pow2(v) and 16 <= v <= 512,
+        "a power of two from 16 to 512",
+    ),
+    "mma_dtype": (lambda v: v in MMA_DTYPES, f"one of {one_of(MMA_DTYPES)}"),
+    "q_absmax": (lambda v: 0 < v < 1e4, "a number above 0 and below 10000"),
+}
+
+_KEY_RANGES = {
+    "batch": (1, 65536),
+    "kv_len": (1, 1 << 22),
+    "q_seq_len": (1, 64),
+    "num_heads": (1, 128),
+}
+
+
+class _Checker:
+    def __init__(self, file: str, doc: Any, spec: SpecFile):
+        self.file, self.doc, self.spec = file, doc, spec
+        self.issues: list[SpecIssue] = []
+
+    def add(self, loc: tuple, msg: str, key_line: bool = False) -> None:
+        line = _line_of(self.doc, loc, key_line)
+        self.issues.append(SpecIssue(self.file, line, _path(loc), msg))
+
+    def run(self) -> list[SpecIssue]:
+        self.target()
+        available = self.available_backends()
+        for i, shape in enumerate(self.spec.shapes):
+            self.shape_key(("shapes", i), shape)
+            self.entry(("shapes", i), shape, available)
+        self.duplicates()
+        self.entry(("fallback",), self.spec.fallback, available, fallback=True)
+        return self.issues
+
+    def available_backends(self) -> list[str]:
+        t = self.spec.target
+        return [
+            name
+            for name, b in BACKENDS.items()
+            if t.platform in b.platforms and (t.aiter or not b.needs_aiter)
+        ]
+
+    def target(self) -> None:
+        t = self.spec.target
+        if t.aiter and t.platform != "rocm":
+            self.add(("target", "aiter"), f"aiter needs platform 'rocm', not {t.platform!r}")
+        allowed = TARGET_TRITON_OPTIONS[t.platform]
+        for key in t.triton_options:
+            if key not in allowed:
+                hint = did_you_mean(key, allowed)
+                what = one_of(allowed) if allowed else "none on this platform"
+                self.add(
+                    ("target", "triton_options", key),
+                    f"{key!r} is not a Triton option of platform {t.platform!r}{hint}"
+                    f" (allowed: {what})",
+                    key_line=True,
+                )
+        for i, line in enumerate(t.header):
+            if not line.startswith("#!") or "\n" in line:
+                self.add(("target", "header", i), f"{line!r} must be one line starting with '#!'")
+        for key in t.env:
+            if not key.isidentifier():
+                self.add(("target", "env", key), f"{key!r} is not an environment variable name",
+                         key_line=True)
+
+    def shape_key(self, loc: tuple, shape: ShapeSpec) -> None:
+        for name, (lo, hi) in _KEY_RANGES.items():
+            value = getattr(shape, name)
+            if not lo <= value <= hi:
+                self.add(loc + (name,), f"{value} is out of range (allowed: {lo} to {hi})")
+
+    def entry(self, loc: tuple, entry: EntrySpec, available: list[str], fallback=False) -> None:
+        name = entry.backend
+        if name not in BACKENDS:
+            self.add(loc + ("backend",), f"{name!r} is not a backend{did_you_mean(name, BACKENDS)}"
+                     f" (available: {one_of(available)})")
+            return
+        if name not in available:
+            self.add(loc + ("backend",), f"backend {name!r} is not available on target "
+                     f"{self.spec.target.name!r} (available: {one_of(available)})")
+            return
+        backend = BACKENDS[name]
+        if fallback and not backend.general:
+            self.add(loc + ("backend",), f"backend {name!r} cannot be the fallback: it is not "
+                     f"correct for every input (allowed: {one_of(GENERAL_BACKENDS)})")
+        values = entry.tuning()
+        for field, value in values.items():
+            if field not in backend.fields:
+                self.add(loc + (field,), f"does not apply to backend {name!r} "
+                         f"(its fields: {one_of(backend.fields)})", key_line=True)
+            elif field == "q_mode" and value not in backend.q_modes:
+                self.add(loc + (field,), f"{value!r} is not a Q mode of backend {name!r}"
+                         f"{did_you_mean(value, backend.q_modes)} (allowed: {one_of(backend.q_modes)})")
+            elif field == "kv_format" and value not in backend.kv_formats:
+                self.add(loc + (field,), f"{value!r} is not a KV format of backend {name!r}"
+                         f"{did_you_mean(value, backend.kv_formats)} "
+                         f"(allowed: {one_of(backend.kv_formats)})")
+            elif field in _RANGES and not _RANGES[field][0](value):
+                self.add(loc + (field,), f"{value!r} is not {_RANGES[field][1]}")
+        for field in backend.required:
+            if field not in values:
+                self.add(loc, f"{field} is required by backend {name!r}")
+        if isinstance(entry, ShapeSpec):
+            self.shape_limits(loc, entry, backend, values)
+
+    def shape_limits(self, loc, shape: ShapeSpec, backend, values) -> None:
+        if backend.max_q_seq_len is not None and shape.q_seq_len > backend.max_q_seq_len:
+            self.add(loc + ("q_seq_len",), f"{shape.q_seq_len} is more than backend "
+                     f"{backend.name!r} handles (at most {backend.max_q_seq_len})")
+        block_q = values.get("block_q", 1)
+        heads = 1 << max(shape.num_heads - 1, 0).bit_length()
+        if "block_q" in backend.fields and block_q * max(heads, 16) > 128:
+            self.add(loc + ("block_q",), f"{block_q} x {max(heads, 16)} head rows exceeds the "
+                     "128 query rows a program holds (lower block_q)")
+        if backend.name == "aiter" and shape.num_heads % 16:
+            self.add(loc + ("num_heads",), f"{shape.num_heads}: aiter needs a multiple of 16")
+
+    def duplicates(self) -> None:
+        seen: dict[tuple, int] = {}
+        for i, shape in enumerate(self.spec.shapes):
+            if shape.key in seen:
+                first = seen[shape.key]
+                line = _line_of(self.doc, ("shapes", first), False)
+                self.add(("shapes", i), f"duplicate shape (batch {shape.batch}, kv_len "
+                         f"{shape.kv_len}, q_seq_len {shape.q_seq_len}, num_heads "
+                         f"{shape.num_heads}) already at shapes[{first}] (line {line})")
+            else:
+                seen[shape.key] = i
+
+
+# --------------------------------------------------------------------------
+# Entry point
+# --------------------------------------------------------------------------
+
+
+def parse_spec(text: str, path: str) -> Spec:
+    """Validate spec text; raise SpecError listing every problem found."""
+    try:
+        doc = yaml_roundtrip().load(io.StringIO(text))
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise SpecError([SpecIssue(path, line, "", f"invalid YAML: {problem}")]) from None
+    if not isinstance(doc, CommentedMap):
+        raise SpecError([SpecIssue(path, 1, "", "the spec must be a mapping with keys "
+                                   "target, shapes, fallback")])
+    try:
+        model = SpecFile.model_validate(_plain(doc))
+    except ValidationError as exc:
+        raise SpecError([_pydantic_issue(path, doc, e) for e in exc.errors()]) from None
+    issues = _Checker(path, doc, model).run()
+    if issues:
+        raise SpecError(issues)
+    return Spec(path, text, model.target, tuple(model.shapes), model.fallback)
+
+
+def load_spec(path: str | Path) -> Spec:
+    """Read and validate one spec file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SpecError([SpecIssue(str(path), None, "", f"cannot read: {exc.strerror}")]) from None
+    return parse_spec(text, str(path))
+
+
+def _plain(node: Any) -> Any:
+    """ruamel's commented containers as plain dicts and lists."""
+    if isinstance(node, dict):
+        return {str(k) if not isinstance(k, str) else k: _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    return node
