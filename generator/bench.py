@@ -1,0 +1,350 @@
+"""`gen bench`: time a generated submission as the leaderboard does (CONTRACT.md).
+
+One process imports the submission once and times every shape in turn. Each
+timed call: synchronise; clear L2 by writing a large buffer; record a start
+event; call custom_kernel; record an end event; synchronise. The start event
+queues right behind the clear, so host time spent before the first launch is
+hidden ("queued", the leaderboard's figure); an "idle" figure synchronises
+after the clear too, exposing the host cost (ANCHORS.md). Runs stop after at
+least 3 and at most 1000 (benchmark) or 100 (leaderboard) calls, once the
+standard error of the mean is under 0.1% of it, or when the time budget ends.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import os
+import platform as _platform
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.inputs import QK_DIM, Case, make_inputs, uniform_case
+
+MXFP4_ROW_BYTES = QK_DIM // 2 + QK_DIM // 32
+KV_ROW_BYTES = {"fp8": QK_DIM, "bf16": 2 * QK_DIM, "mxfp4": MXFP4_ROW_BYTES}
+MAX_RUNS = {"benchmark": 1000, "leaderboard": 100}
+MIN_RUNS = 3
+TARGET_REL_SEM = 0.001
+
+
+@dataclass(frozen=True)
+class Timing:
+    mean_us: float
+    median_us: float
+    min_us: float
+    runs: int
+    sem_us: float
+    drift: float  # |mean(first half) - mean(second half)| / mean: within-run noise
+
+
+@dataclass(frozen=True)
+class Row:
+    shape: str
+    runner: str
+    backend: str
+    kv_format: str
+    kv_bytes: int
+    queued: Timing
+    idle: Timing
+    gbps: float
+    pct_hbm: float
+    floor_us: float
+    over_floor: float
+    baseline_us: float | None
+    speedup: float | None
+    lb_fail_fraction: float
+
+
+# ---------------------------------------------------------------------------
+# Timing primitives
+# ---------------------------------------------------------------------------
+
+
+class Clock:
+    """The leaderboard's per-call method, with its L2 clear and stop rule."""
+
+    def __init__(self, l2_clear_mib: int, mode: str, max_seconds: float):
+        import torch
+
+        self.torch = torch
+        self.scratch = torch.empty(l2_clear_mib * (1 << 20) // 4, dtype=torch.float32, device="cuda")
+        self.max_runs = MAX_RUNS[mode]
+        self.max_seconds = max_seconds
+
+    def time(self, fn, idle: bool, before=None, after=None) -> Timing:
+        torch = self.torch
+        samples: list[float] = []
+        deadline = time.perf_counter() + self.max_seconds
+        while len(samples) < self.max_runs:
+            args = before() if before else None
+            torch.cuda.synchronize()
+            self.scratch.zero_()
+            if idle:
+                torch.cuda.synchronize()
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            out = fn(args) if before else fn()
+            end.record()
+            torch.cuda.synchronize()
+            samples.append(start.elapsed_time(end) * 1000.0)
+            if after:
+                after(args, out)
+            if len(samples) >= MIN_RUNS:
+                mean = statistics.fmean(samples)
+                sem = statistics.stdev(samples) / math.sqrt(len(samples))
+                if sem < TARGET_REL_SEM * mean or time.perf_counter() > deadline:
+                    break
+        return summarize(samples)
+
+
+def summarize(samples: list[float]) -> Timing:
+    mean = statistics.fmean(samples)
+    sem = statistics.stdev(samples) / math.sqrt(len(samples)) if len(samples) > 1 else 0.0
+    half = len(samples) // 2
+    drift = 0.0
+    if half >= 2:
+        drift = abs(statistics.fmean(samples[:half]) - statistics.fmean(samples[half:])) / mean
+    return Timing(mean, statistics.median(samples), min(samples), len(samples), sem, drift)
+
+
+def hbm_rate_gbps() -> float:
+    """Device-to-device copy of 4 GiB, counting bytes read plus written, median of 10."""
+    import torch
+
+    n = (4 << 30) // 2
+    src = torch.randn(n // 2, dtype=torch.float32, device="cuda")
+    dst = torch.empty_like(src)
+    times = []
+    for _ in range(12):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        dst.copy_(src)
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end) / 1000.0)
+    seconds = statistics.median(times[2:])
+    rate = 2 * src.numel() * 4 / seconds / 1e9
+    del src, dst
+    torch.cuda.empty_cache()
+    return rate
+
+
+def empty_launch_us(clock: Clock) -> float:
+    """Queued time of one tiny Triton launch: the floor of any kernel call."""
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def _touch(x_ptr):
+        tl.store(x_ptr, tl.load(x_ptr) + 1)
+
+    x = torch.zeros(1, device="cuda")
+    _touch[(1,)](x)
+    return clock.time(lambda: _touch[(1,)](x), idle=False).median_us
+
+
+def naive_torch(data):
+    """The baseline: bf16 batched matmuls and float32 softmax, equal lengths, q_seq_len 1."""
+    import torch
+
+    q, kv_data, _, _, config = data
+    batch, kv_len = config["batch_size"], config["kv_seq_len"]
+    kv = kv_data["bf16"].view(batch, kv_len, QK_DIM)
+    scores = torch.bmm(q.view(batch, -1, QK_DIM), kv.transpose(1, 2)).float() * config["sm_scale"]
+    return torch.bmm(torch.softmax(scores, dim=-1).to(torch.bfloat16), kv[:, :, :512])
+
+
+# ---------------------------------------------------------------------------
+# gen bench
+# ---------------------------------------------------------------------------
+
+
+def _commit() -> str:
+    if os.environ.get("GEN_COMMIT"):
+        return os.environ["GEN_COMMIT"]
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def bench_rows(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mib=1024,
+               max_seconds=10.0, progress=None) -> dict:
+    import torch
+    import triton
+
+    from generator.check import LB_ATOL, LB_RTOL, localize, runner_for
+    from generator.harness import import_submission
+    from generator.inputs import FP8_DTYPES
+    from generator.plan import build_plan
+    from generator.reference import leaderboard_reference
+    from generator.render import inputs_hash, render
+    from generator.spec import load_spec
+
+    spec = load_spec(spec_path)
+    spec, dropped = localize(spec, "rocm" if getattr(torch.version, "hip", None) else "cuda",
+                             interpret=False)
+    plan = build_plan(spec)
+    module = import_submission(render(plan, spec))
+    fp8 = FP8_DTYPES[spec.target.fp8_format]
+    clock = Clock(l2_clear_mib, mode, max_seconds)
+    hbm = hbm_rate_gbps()
+    launch_us = empty_launch_us(clock)
+    cases = [uniform_case(r.tag, *r.key[:2], q_seq_len=r.key[2], num_heads=r.key[3])
+             for r in plan.runners if not shapes or r.tag in shapes]
+
+    # The leaderboard warms up on the first shape before timing anything.
+    if cases:
+        warm = make_inputs(cases[0], 0, "cuda", spec.target.fp8_format)
+        for _ in range(3):
+            module.custom_kernel(warm)
+        torch.cuda.synchronize()
+
+    rows = []
+    for i, case in enumerate(cases):
+        runner = runner_for(plan, case)
+        data = make_inputs(case, 100 + i, "cuda", spec.target.fp8_format)
+        # One untimed call checks correctness (and compiles).
+        out = module.custom_kernel(data).float()
+        lb = leaderboard_reference(data, fp8)
+        fails = [((out - lb).abs() > LB_ATOL + LB_RTOL * lb.abs()).float().mean().item()]
+
+        if mode == "leaderboard":
+            seeds = iter(range(10_000 * (i + 1), 10_000 * (i + 2)))
+
+            def fresh(case=case, seeds=seeds):
+                return make_inputs(case, next(seeds), "cuda", spec.target.fp8_format)
+
+            def verify(args, result):
+                ref = leaderboard_reference(args, fp8)
+                res = result.float()
+                fails.append(((res - ref).abs() > LB_ATOL + LB_RTOL * ref.abs()).float().mean().item())
+
+            queued = clock.time(module.custom_kernel, idle=False, before=fresh, after=verify)
+            idle = clock.time(module.custom_kernel, idle=True, before=fresh)
+        else:
+            queued = clock.time(lambda d=data: module.custom_kernel(d), idle=False)
+            idle = clock.time(lambda d=data: module.custom_kernel(d), idle=True)
+        base = None
+        if "torch" in baselines:
+            base = clock.time(lambda d=data: naive_torch(d), idle=False).mean_us
+        kv_bytes = sum(case.kv_lens) * KV_ROW_BYTES[runner.kv_format]
+        floor = max(kv_bytes / (hbm * 1e3), launch_us)
+        gbps = kv_bytes / (queued.mean_us * 1e3)
+        rows.append(Row(case.name, runner.runner, runner.backend, runner.kv_format, kv_bytes,
+                        queued, idle, gbps, 100.0 * gbps / hbm, floor, queued.mean_us / floor,
+                        base, (base / queued.mean_us) if base else None, max(fails)))
+        del data, out, lb
+        torch.cuda.empty_cache()
+        if progress:
+            progress(case.name)
+
+    def geomean(values):
+        values = [v for v in values if v]
+        return math.exp(statistics.fmean(math.log(v) for v in values)) if values else None
+
+    return {
+        "spec": str(spec_path),
+        "spec_hash": inputs_hash(load_spec(spec_path)),
+        "commit": _commit(),
+        "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+        "device": torch.cuda.get_device_name(),
+        "torch": torch.__version__,
+        "triton": triton.__version__,
+        "python": _platform.python_version(),
+        "mode": mode,
+        "l2_clear_mib": l2_clear_mib,
+        "hbm_copy_gbps": hbm,
+        "empty_launch_us": launch_us,
+        "not_run": dropped,
+        "rows": [dataclasses.asdict(r) for r in rows],
+        "geomean_us": geomean([r.queued.mean_us for r in rows]),
+        "geomean_idle_us": geomean([r.idle.mean_us for r in rows]),
+        "geomean_floor_us": geomean([r.floor_us for r in rows]),
+        "geomean_baseline_us": geomean([r.baseline_us for r in rows]),
+    }
+
+
+def compare(new: dict, old: dict) -> list[str]:
+    """Lines naming each shape whose mean moved beyond the measured noise.
+
+    Noise per shape: three combined standard errors of the two means, plus the
+    larger within-run drift (first half vs second half of each run's samples)."""
+    old_rows = {r["shape"]: r for r in old["rows"]}
+    lines = []
+    for row in new["rows"]:
+        prev = old_rows.get(row["shape"])
+        if prev is None:
+            continue
+        a, b = prev["queued"], row["queued"]
+        noise = 3 * math.hypot(a["sem_us"], b["sem_us"]) + max(a["drift"], b["drift"]) * a["mean_us"]
+        change = b["mean_us"] - a["mean_us"]
+        verdict = "same (within noise)"
+        if abs(change) > noise:
+            verdict = "REGRESSION" if change > 0 else "improvement"
+        lines.append(f"{row['shape']}: {a['mean_us']:.2f} -> {b['mean_us']:.2f} us "
+                     f"({change / a['mean_us']:+.1%}, noise ±{noise / a['mean_us']:.1%}): {verdict}")
+    return lines
+
+
+def print_report(result: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"gen bench: {result['spec']} on {result['device']} ({result['mode']} mode)")
+    for col in ("shape", "backend", "KV", "mean us", "median", "min", "runs", "idle us",
+                "GB/s", "% HBM", "floor us", "x floor", "torch us", "speed-up", "LB fail"):
+        table.add_column(col, justify="right" if col not in ("shape", "backend", "KV") else "left")
+    for r in result["rows"]:
+        q = r["queued"]
+        table.add_row(
+            r["shape"], r["backend"], r["kv_format"], f"{q['mean_us']:.2f}", f"{q['median_us']:.2f}",
+            f"{q['min_us']:.2f}", str(q["runs"]), f"{r['idle']['mean_us']:.2f}", f"{r['gbps']:.0f}",
+            f"{r['pct_hbm']:.1f}", f"{r['floor_us']:.2f}", f"{r['over_floor']:.2f}",
+            f"{r['baseline_us']:.2f}" if r["baseline_us"] else "-",
+            f"{r['speedup']:.2f}x" if r["speedup"] else "-", f"{r['lb_fail_fraction']:.2%}",
+        )
+    console = Console(width=None if sys.stdout.isatty() else 200)
+    console.print(table)
+    console.print(
+        f"geomean {result['geomean_us']:.2f} us (idle {result['geomean_idle_us']:.2f} us, floor "
+        f"{result['geomean_floor_us']:.2f} us)"
+        + (f", torch baseline {result['geomean_baseline_us']:.2f} us"
+           if result["geomean_baseline_us"] else "")
+        + f"; HBM copy {result['hbm_copy_gbps']:.0f} GB/s, empty launch {result['empty_launch_us']:.2f} us;"
+        f" commit {result['commit']}"
+    )
+    if result["not_run"]:
+        console.print(f"not run on this machine: {', '.join(result['not_run'])}")
+
+
+def run_bench(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mib=1024,
+              max_seconds=10.0, json_path=None, compare_path=None) -> dict:
+    import torch
+    from rich.progress import Progress
+
+    from generator.errors import UserError
+
+    if not torch.cuda.is_available():
+        raise UserError("gen bench needs a GPU (none found)")
+    with Progress(transient=True) as progress:
+        task = progress.add_task(f"timing {spec_path}", total=None)
+        result = bench_rows(spec_path, shapes, mode, baselines, l2_clear_mib, max_seconds,
+                            progress=lambda name: progress.update(task, advance=1,
+                                                                  description=f"timed {name}"))
+    print_report(result)
+    if json_path:
+        Path(json_path).write_text(json.dumps(result, indent=2))
+    if compare_path:
+        for line in compare(result, json.loads(Path(compare_path).read_text())):
+            print(line)
+    return result

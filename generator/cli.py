@@ -1,0 +1,139 @@
+"""The `gen` command: a thin layer over the stages. User errors end here, in one
+message on stderr without a traceback, exit code 2."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from generator import __version__
+from generator.errors import GenError, UserError
+
+err_console = Console(stderr=True, highlight=False)
+
+_SPEC_HELP = "Spec file (repeatable). Default: every specs/*.yaml."
+
+
+def _specs(spec: tuple[str, ...]) -> list[Path]:
+    from generator.emit import default_specs
+
+    return [Path(s) for s in spec] if spec else default_specs()
+
+
+class _Group(click.Group):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except UserError as exc:
+            err_console.print(f"[red]error:[/red] {exc}", markup=True, soft_wrap=True)
+            sys.exit(exc.exit_code)
+        except GenError as exc:
+            err_console.print(f"[red]gen failed:[/red] {exc}", markup=True, soft_wrap=True)
+            sys.exit(1)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="gen")
+def main() -> None:
+    """Generate MLA decode submissions from YAML specs, then check and time them.
+
+    \b
+    Typical loop:
+      gen build                      specs/*.yaml -> build/<target>/submission.py
+      gen check --spec specs/h200.yaml    correctness on this GPU (or --interpret on a CPU)
+      gen bench --spec specs/h200.yaml    leaderboard-style timing with the roofline
+    """
+
+
+@main.command()
+@click.option("--spec", "spec", multiple=True, type=click.Path(dir_okay=False), help=_SPEC_HELP)
+@click.option("--build-dir", default="build", show_default=True, type=click.Path(file_okay=False),
+              help="Where build/<target>/submission.py files go.")
+@click.option("--check", "check_only", is_flag=True,
+              help="Write nothing; exit 1 naming every file that differs from what the specs produce.")
+@click.option("--diff", "show_diff", is_flag=True,
+              help="Write nothing; print the unified diff a build would make.")
+def build(spec, build_dir, check_only, show_diff):
+    """Render each spec into build/<target>/submission.py.
+
+    Every spec is validated and rendered before anything is written; files are
+    replaced atomically and only when their content changes.
+    """
+    from generator.emit import render_outputs, write_outputs
+
+    outputs = render_outputs(_specs(spec), Path(build_dir))
+    if check_only or show_diff:
+        stale = [o for o in outputs if o.stale]
+        if show_diff:
+            for o in stale:
+                click.echo(o.diff(), nl=False)
+        if check_only:
+            for o in stale:
+                click.echo(f"stale: {o.path.as_posix()} (differs from what {o.spec_path} produces;"
+                           " run `gen build`)", err=True)
+            if stale:
+                sys.exit(1)
+            click.echo(f"up to date: {', '.join(o.path.as_posix() for o in outputs)}")
+        return
+    written = {o.path for o in write_outputs(outputs)}
+    for o in outputs:
+        state = "wrote" if o.path in written else "unchanged"
+        click.echo(f"{state}: {o.path.as_posix()} (from {o.spec_path})")
+
+
+@main.command()
+@click.option("--spec", "spec", multiple=True, type=click.Path(dir_okay=False), help=_SPEC_HELP)
+@click.option("--shapes", multiple=True, metavar="TAG",
+              help="Only these entries (e.g. b32_kv8192, fallback). Repeatable.")
+@click.option("--interpret", is_flag=True,
+              help="Run on the CPU through Triton's interpreter, on small shapes of the same "
+                   "structure (sets TRITON_INTERPRET=1).")
+@click.option("--seed", default=1, show_default=True, help="First seed; each check draws fresh inputs.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="Also write results as JSON.")
+def check(spec, shapes, interpret, seed, json_path):
+    """Prove a generated submission correct on this GPU.
+
+    For every spec shape, the contract's test shapes and generic inputs through
+    the fallback (unequal and empty segments, q_seq_len 4, 32 heads, an unlisted
+    batch size, large scores): fresh inputs, poisoned output, the leaderboard
+    rule, a strict relative-L2 bound against float32 math on the same operands,
+    no NaN/inf. Exit code 1 if anything fails.
+    """
+    from generator.check import run_checks
+
+    ok = True
+    for path in _specs(spec):
+        ok &= run_checks(path, shapes=shapes, interpret=interpret, seed=seed, json_path=json_path)
+    sys.exit(0 if ok else 1)
+
+
+@main.command()
+@click.option("--spec", "spec", multiple=True, type=click.Path(dir_okay=False), help=_SPEC_HELP)
+@click.option("--shapes", multiple=True, metavar="TAG", help="Only these entries. Repeatable.")
+@click.option("--mode", type=click.Choice(["benchmark", "leaderboard"]), default="benchmark",
+              show_default=True,
+              help="benchmark: inputs made once per shape, up to 1000 runs. leaderboard: fresh "
+                   "inputs before every timed call, each output checked, up to 100 runs.")
+@click.option("--baseline", type=click.Choice(["torch"]), multiple=True,
+              help="Also time this baseline on the same shapes (naive bf16 torch).")
+@click.option("--l2-clear-mib", default=1024, show_default=True,
+              help="Size of the buffer written before each timed call to clear the L2 cache.")
+@click.option("--max-seconds", default=10.0, show_default=True,
+              help="Time budget per shape (the leaderboard's stop rule also applies).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="Write results as JSON.")
+@click.option("--compare", "compare_path", type=click.Path(exists=True, dir_okay=False),
+              help="An earlier JSON: flag changes beyond run-to-run noise.")
+def bench(spec, shapes, mode, baseline, l2_clear_mib, max_seconds, json_path, compare_path):
+    """Time a generated submission the way the leaderboard does, with the roofline."""
+    from generator.bench import run_bench
+
+    for path in _specs(spec):
+        run_bench(path, shapes=shapes, mode=mode, baselines=baseline, l2_clear_mib=l2_clear_mib,
+                  max_seconds=max_seconds, json_path=json_path, compare_path=compare_path)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# One device call: install the carried wheels, check, bench, and optionally sweep.
+# Usage (on the GPU machine, from the repo root):
+#   GEN_COMMIT=<sha> scripts/device_run.sh [check] [bench] [sweep-splits] [sweep-knobs]
+# Results land in $OUT (or ./out when OUT is unset).
+set -uo pipefail
+OUT=${OUT:-out}
+mkdir -p "$OUT"
+if ls .whl/*.whl >/dev/null 2>&1; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site .whl/*.whl || exit 1
+  export PYTHONPATH=/tmp/site:$PWD
+else
+  export PYTHONPATH=$PWD
+fi
+export PYTHONUNBUFFERED=1
+gen() { python3 -m generator.cli "$@"; }
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$OUT/gpu.txt"
+python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)' | tee -a "$OUT/gpu.txt"
+rc=0
+for step in "${@:-check bench}"; do
+  for s in $step; do
+    case "$s" in
+      check) gen check --spec specs/h200.yaml --json "$OUT/check.json" 2>&1 | tee "$OUT/check.log"; rc=$((rc | ${PIPESTATUS[0]}));;
+      check-mi355x) gen check --spec specs/mi355x.yaml --json "$OUT/check_mi355x.json" 2>&1 | tee "$OUT/check_mi355x.log";;
+      bench) gen bench --spec specs/h200.yaml --baseline torch --json "$OUT/bench.json" 2>&1 | tee "$OUT/bench.log";;
+      bench-lb) gen bench --spec specs/h200.yaml --mode leaderboard --json "$OUT/bench_lb.json" 2>&1 | tee "$OUT/bench_lb.log";;
+      sweep-splits) python3 scripts/sweep.py --plan splits --json "$OUT/sweep_splits.json" 2>"$OUT/sweep_splits.err" | tee "$OUT/sweep_splits.log";;
+      sweep-knobs) python3 scripts/sweep.py --plan knobs --json "$OUT/sweep_knobs.json" 2>"$OUT/sweep_knobs.err" | tee "$OUT/sweep_knobs.log";;
+      *) echo "unknown step $s"; exit 2;;
+    esac
+  done
+done
+exit $rc
