@@ -215,6 +215,7 @@ def _plan_triton(spec: Spec, shape: ShapeSpec | None, entry: EntrySpec, interpre
         Const("Q_SCALE", repr(q_scale)),
         Const("QK_DTYPE", qk),
         Const("PV_DTYPE", mma),
+        Const("KV_MAJOR", str(cfg["mma_m"] == "kv")),
     )
     sizes = _sizes(shape)
     grid_q = (sizes["batch"], q_blocks)

@@ -13,6 +13,9 @@ from typing import Any, Mapping
 Q_MODES = ("bf16", "fp8_static", "fp8_dynamic")
 KV_FORMATS = ("bf16", "fp8", "mxfp4")
 MMA_DTYPES = ("bf16", "fp16")
+# Which side of the attention is the MMAs' M dimension: the query rows
+# (heads x tokens) or the KV rows (scores and output computed transposed).
+MMA_M = ("heads", "kv")
 PLATFORMS = ("cuda", "rocm")
 FP8_FORMATS = ("e4m3fn", "e4m3fnuz")
 
@@ -35,6 +38,7 @@ TUNING_FIELDS = (
     "num_stages",
     "reduce_block_dv",
     "mma_dtype",
+    "mma_m",
     "persistent",
     "q_absmax",
 )
@@ -73,6 +77,7 @@ _TRITON_FIELDS = (
     "num_warps",
     "num_stages",
     "mma_dtype",
+    "mma_m",
     "q_absmax",
 )
 _TRITON_DEFAULTS = {
@@ -82,6 +87,7 @@ _TRITON_DEFAULTS = {
     "num_warps": 4,
     "num_stages": 2,
     "mma_dtype": "bf16",
+    "mma_m": "kv",
     # q is standard normal in the task's inputs: |q| > 6 has probability 2e-9
     # per element, so a fixed scale of 6 / fp8_max loses almost nothing.
     "q_absmax": 6.0,

@@ -25,6 +25,7 @@ from generator.registry import (
     FP8_FORMATS,
     GENERAL_BACKENDS,
     MMA_DTYPES,
+    MMA_M,
     PLATFORMS,
     TARGET_TRITON_OPTIONS,
 )
@@ -58,6 +59,7 @@ class EntrySpec(_Strict):
     num_stages: int | None = None
     reduce_block_dv: int | None = None
     mma_dtype: str | None = None
+    mma_m: str | None = None
     persistent: bool | None = None
     q_absmax: float | None = None
 
@@ -200,6 +202,7 @@ _RANGES = {
         "a power of two from 16 to 512",
     ),
     "mma_dtype": (lambda v: v in MMA_DTYPES, f"one of {one_of(MMA_DTYPES)}"),
+    "mma_m": (lambda v: v in MMA_M, f"one of {one_of(MMA_M)}"),
     "q_absmax": (lambda v: 0 < v < 1e4, "a number above 0 and below 10000"),
 }
 

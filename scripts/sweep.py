@@ -35,7 +35,8 @@ SPLITS = {
     (256, 1024): (1, 2), (256, 8192): (1, 2, 4),
 }
 KNOBS = [
-    {"block_n": 32}, {"block_n": 128}, {"num_warps": 8}, {"num_stages": 1}, {"num_stages": 3},
+    {"mma_m": "heads"}, {"block_n": 32}, {"block_n": 128}, {"num_warps": 8},
+    {"block_n": 128, "num_warps": 8}, {"num_stages": 1}, {"num_stages": 3},
     {"mma_dtype": "fp16"}, {"q_mode": "fp8_static"},
 ]
 
