@@ -216,6 +216,7 @@ def _plan_triton(spec: Spec, shape: ShapeSpec | None, entry: EntrySpec, interpre
         Const("QK_DTYPE", qk),
         Const("PV_DTYPE", mma),
         Const("KV_MAJOR", str(cfg["mma_m"] == "kv")),
+        Const("V_RELOAD", str(cfg["v_reload"])),
     )
     sizes = _sizes(shape)
     grid_q = (sizes["batch"], q_blocks)

@@ -60,6 +60,7 @@ class EntrySpec(_Strict):
     reduce_block_dv: int | None = None
     mma_dtype: str | None = None
     mma_m: str | None = None
+    v_reload: bool | None = None
     persistent: bool | None = None
     q_absmax: float | None = None
 

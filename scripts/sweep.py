@@ -41,9 +41,25 @@ KNOBS = [
 ]
 
 
+def _variants():
+    for mma_m in ("heads", "kv"):
+        for v_reload in (True, False):
+            for block_n in (32, 64):
+                for warps in (4, 8):
+                    yield {"mma_m": mma_m, "v_reload": v_reload, "block_n": block_n,
+                           "num_warps": warps}
+    for extra in ({"q_mode": "fp8_static"}, {"mma_dtype": "fp16"}, {"num_stages": 1},
+                  {"num_stages": 3}):
+        yield {"mma_m": "heads", "v_reload": True, "block_n": 32, "num_warps": 4, **extra}
+
+
 def candidates(shape, plan_name):
     base = shape.tuning()
     key = (shape.batch, shape.kv_len)
+    if plan_name == "variants":
+        for v in _variants():
+            yield {"backend": shape.backend, **base, **v}
+        return
     if plan_name == "splits":
         for s in SPLITS.get(key, (1, 2, 4)):
             if s == 1:
@@ -59,7 +75,7 @@ def candidates(shape, plan_name):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--spec", default="specs/h200.yaml")
-    ap.add_argument("--plan", choices=["splits", "knobs"], default="splits")
+    ap.add_argument("--plan", choices=["splits", "knobs", "variants"], default="splits")
     ap.add_argument("--shapes", nargs="*", default=None, help="batch:kv_len pairs")
     ap.add_argument("--json", required=True)
     ap.add_argument("--seconds", type=float, default=1.0)
