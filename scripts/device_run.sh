@@ -27,6 +27,7 @@ for step in "${@:-check bench}"; do
       bench-lb) gen bench --spec specs/h200.yaml --mode leaderboard --json "$OUT/bench_lb.json" 2>&1 | tee "$OUT/bench_lb.log";;
       sweep-splits) python3 scripts/sweep.py --plan splits --json "$OUT/sweep_splits.json" 2>"$OUT/sweep_splits.err" | tee "$OUT/sweep_splits.log";;
       sweep-variants) python3 scripts/sweep.py --plan variants --seconds 0.5 --shapes 4:8192 64:8192 256:8192 --json "$OUT/sweep_variants.json" 2>"$OUT/sweep_variants.err" | tee "$OUT/sweep_variants.log";;
+      sweep-final) python3 scripts/sweep.py --plan final --seconds 0.4 --json "$OUT/sweep_final.json" 2>"$OUT/sweep_final.err" | tee "$OUT/sweep_final.log";;
       sweep-knobs) python3 scripts/sweep.py --plan knobs --json "$OUT/sweep_knobs.json" 2>"$OUT/sweep_knobs.err" | tee "$OUT/sweep_knobs.log";;
       *) echo "unknown step $s"; exit 2;;
     esac

@@ -30,8 +30,8 @@ from generator.render import render
 from generator.spec import load_spec
 
 SPLITS = {
-    (4, 1024): (8, 16, 32), (4, 8192): (16, 32, 64), (32, 1024): (2, 4, 8),
-    (32, 8192): (4, 8, 16), (64, 1024): (1, 2, 4), (64, 8192): (2, 4, 8),
+    (4, 1024): (8, 16, 32), (4, 8192): (16, 32, 64), (32, 1024): (4, 8, 16),
+    (32, 8192): (4, 8, 16), (64, 1024): (2, 4, 8), (64, 8192): (2, 4, 8),
     (256, 1024): (1, 2), (256, 8192): (1, 2, 4),
 }
 KNOBS = [
@@ -56,6 +56,19 @@ def _variants():
 def candidates(shape, plan_name):
     base = shape.tuning()
     key = (shape.batch, shape.kv_len)
+    if plan_name == "final":
+        best = {"mma_m": "heads", "v_reload": True, "block_n": 32, "num_warps": 4,
+                "mma_dtype": "fp16"}
+        for splits in SPLITS.get(key, (1, 2, 4)):
+            for extra in ({"num_stages": 3}, {"num_stages": 3, "q_mode": "fp8_static"},
+                          {"num_stages": 4}):
+                fields = {k: v for k, v in base.items() if k != "splits"}
+                fields.update(best, **extra)
+                if splits == 1:
+                    yield {"backend": "triton_single", **fields}
+                else:
+                    yield {"backend": "triton_split", **fields, "splits": splits}
+        return
     if plan_name == "variants":
         for v in _variants():
             yield {"backend": shape.backend, **base, **v}
@@ -75,7 +88,7 @@ def candidates(shape, plan_name):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--spec", default="specs/h200.yaml")
-    ap.add_argument("--plan", choices=["splits", "knobs", "variants"], default="splits")
+    ap.add_argument("--plan", choices=["splits", "knobs", "variants", "final"], default="splits")
     ap.add_argument("--shapes", nargs="*", default=None, help="batch:kv_len pairs")
     ap.add_argument("--json", required=True)
     ap.add_argument("--seconds", type=float, default=1.0)
