@@ -205,7 +205,7 @@ def run_b4_kv8192(q, kv_data, qo_indptr, kv_indptr, config):
 
 # ---------------------------------------------------------------------------
 # batch 32, kv_len 1024, q_seq_len 1, 16 heads
-# triton_single, block_n 64, fp8 KV, bf16 Q, bf16 MMA, 4 warps, 2 stages
+# triton_single, block_n 64, fp8 KV, bf16 Q, fp16 MMA, 4 warps, 2 stages
 # ---------------------------------------------------------------------------
 
 
@@ -224,8 +224,8 @@ def mla_b32_kv1024_single(
     KV_FP8: tl.constexpr = True,
     Q_FP8: tl.constexpr = False,
     Q_SCALE: tl.constexpr = 1.0,
-    QK_DTYPE: tl.constexpr = tl.bfloat16,
-    PV_DTYPE: tl.constexpr = tl.bfloat16,
+    QK_DTYPE: tl.constexpr = tl.float16,
+    PV_DTYPE: tl.constexpr = tl.float16,
     KV_MAJOR: tl.constexpr = False,
     V_RELOAD: tl.constexpr = True,
 ):
@@ -343,7 +343,7 @@ def run_b32_kv1024(q, kv_data, qo_indptr, kv_indptr, config):
 
 # ---------------------------------------------------------------------------
 # batch 32, kv_len 8192, q_seq_len 1, 16 heads
-# triton_split, 8 splits, block_n 64, fp8 KV, bf16 Q, bf16 MMA, 4 warps, 2 stages
+# triton_split, 8 splits, block_n 64, fp8 KV, bf16 Q, fp16 MMA, 4 warps, 2 stages
 # ---------------------------------------------------------------------------
 
 
@@ -363,8 +363,8 @@ def mla_b32_kv8192_split8_stage1(
     KV_FP8: tl.constexpr = True,
     Q_FP8: tl.constexpr = False,
     Q_SCALE: tl.constexpr = 1.0,
-    QK_DTYPE: tl.constexpr = tl.bfloat16,
-    PV_DTYPE: tl.constexpr = tl.bfloat16,
+    QK_DTYPE: tl.constexpr = tl.float16,
+    PV_DTYPE: tl.constexpr = tl.float16,
     KV_MAJOR: tl.constexpr = False,
     V_RELOAD: tl.constexpr = True,
 ):
@@ -546,7 +546,7 @@ def run_b32_kv8192(q, kv_data, qo_indptr, kv_indptr, config):
 
 # ---------------------------------------------------------------------------
 # batch 64, kv_len 1024, q_seq_len 1, 16 heads
-# triton_single, block_n 64, fp8 KV, bf16 Q, bf16 MMA, 4 warps, 2 stages
+# triton_single, block_n 64, fp8 KV, bf16 Q, fp16 MMA, 4 warps, 2 stages
 # ---------------------------------------------------------------------------
 
 
@@ -565,8 +565,8 @@ def mla_b64_kv1024_single(
     KV_FP8: tl.constexpr = True,
     Q_FP8: tl.constexpr = False,
     Q_SCALE: tl.constexpr = 1.0,
-    QK_DTYPE: tl.constexpr = tl.bfloat16,
-    PV_DTYPE: tl.constexpr = tl.bfloat16,
+    QK_DTYPE: tl.constexpr = tl.float16,
+    PV_DTYPE: tl.constexpr = tl.float16,
     KV_MAJOR: tl.constexpr = False,
     V_RELOAD: tl.constexpr = True,
 ):
@@ -837,7 +837,7 @@ def run_b256_kv8192(q, kv_data, qo_indptr, kv_indptr, config):
 
 # ---------------------------------------------------------------------------
 # fallback: any other input (unequal or empty KV segments, q_seq_len > 1, any heads)
-# triton_split, 8 splits, block_n 64, fp8 KV, bf16 Q, bf16 MMA, 4 warps, 2 stages
+# triton_split, 8 splits, block_n 64, fp8 KV, bf16 Q, fp16 MMA, 4 warps, 2 stages
 # ---------------------------------------------------------------------------
 
 
@@ -857,8 +857,8 @@ def mla_fallback_split8_stage1(
     KV_FP8: tl.constexpr = True,
     Q_FP8: tl.constexpr = False,
     Q_SCALE: tl.constexpr = 1.0,
-    QK_DTYPE: tl.constexpr = tl.bfloat16,
-    PV_DTYPE: tl.constexpr = tl.bfloat16,
+    QK_DTYPE: tl.constexpr = tl.float16,
+    PV_DTYPE: tl.constexpr = tl.float16,
     KV_MAJOR: tl.constexpr = False,
     V_RELOAD: tl.constexpr = True,
 ):
