@@ -109,7 +109,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
             Backend(
                 name="torch_bmm",
                 template="backends/torch_bmm.py.j2",
-                summary="bf16 batched matmuls + float32 softmax (tiny batches)",
+                summary="torch batched matmuls: float32 scores and softmax, bf16 PV (tiny batches)",
                 platforms=PLATFORMS,
                 q_modes=("bf16",),
                 kv_formats=("bf16",),
