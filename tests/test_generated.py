@@ -1,0 +1,92 @@
+"""Properties of the generated files themselves, read from their syntax trees."""
+
+import ast
+
+import pytest
+
+from generator.plan import build_plan
+from generator.render import render
+from generator.spec import load_spec
+
+from conftest import ROOT, SPECS
+
+
+def generated(spec_path):
+    spec = load_spec(spec_path)
+    return spec, render(build_plan(spec), spec)
+
+
+def function(tree, name):
+    return next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name)
+
+
+@pytest.mark.parametrize("path", SPECS + [ROOT / "tests/golden/all_backends.yaml"],
+                         ids=lambda p: p.stem)
+def test_custom_kernel_is_one_lookup_and_one_call(path):
+    _, source = generated(path)
+    fn = function(ast.parse(source), "custom_kernel")
+    forbidden = (ast.If, ast.For, ast.While, ast.Try, ast.With, ast.IfExp, ast.Match,
+                 ast.ListComp, ast.DictComp, ast.GeneratorExp, ast.BoolOp)
+    assert not [n for n in ast.walk(fn) if isinstance(n, forbidden)]
+    body = [s for s in fn.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    ret = body[-1]
+    assert isinstance(ret, ast.Return)
+    call = ret.value  # RUNNERS.get(key, run_fallback)(*data)
+    assert isinstance(call.func, ast.Call) and ast.unparse(call.func) == "RUNNERS.get(key, run_fallback)"
+    assert ast.unparse(call) == "RUNNERS.get(key, run_fallback)(*data)"
+    key = ast.unparse(body[-2].value)
+    for field in ("batch_size", "kv_seq_len", "q_seq_len", "num_heads"):
+        assert f"config['{field}']" in key
+
+
+@pytest.mark.parametrize("path", SPECS, ids=lambda p: p.stem)
+def test_runner_table_matches_spec_order_and_names(path):
+    spec, source = generated(path)
+    tree = ast.parse(source)
+    table = next(n for n in tree.body if isinstance(n, ast.Assign)
+                 and ast.unparse(n.targets[0]) == "RUNNERS")
+    keys = [ast.literal_eval(k) for k in table.value.keys]
+    assert keys == [s.key for s in spec.shapes]
+    names = [v.id for v in table.value.values]
+    assert len(set(names)) == len(names)
+    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    assert set(names) | {"run_fallback", "custom_kernel"} <= defined
+
+
+@pytest.mark.parametrize("path", SPECS, ids=lambda p: p.stem)
+def test_kernels_are_named_after_their_shape(path):
+    spec, source = generated(path)
+    tree = ast.parse(source)
+    kernels = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)
+               and any(ast.unparse(d) == "triton.jit" for d in n.decorator_list)
+               and n.name.startswith("mla_")]
+    assert len(set(kernels)) == len(kernels)
+    for shape in spec.shapes:
+        if shape.backend.startswith("triton"):
+            assert any(k.startswith(f"mla_b{shape.batch}_kv{shape.kv_len}_") for k in kernels)
+    assert any(k.startswith("mla_fallback_") for k in kernels)
+
+
+def test_leaderboard_header_and_imports():
+    _, mi355x = generated(ROOT / "specs/mi355x.yaml")
+    lines = mi355x.splitlines()
+    assert lines[:2] == ["#!POPCORN leaderboard amd-mixed-mla", "#!POPCORN gpu MI355X"]
+    assert "from aiter.mla import mla_decode_fwd" in lines
+    assert 'os.environ.setdefault("HIP_FORCE_DEV_KERNARG", "1")' in lines
+    _, h200 = generated(ROOT / "specs/h200.yaml")
+    tree = ast.parse(h200)
+    modules = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    modules |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert modules == {"functools", "torch", "triton", "triton.language", "task"}
+    assert "waves_per_eu" not in h200 and "#!POPCORN" not in h200
+
+
+@pytest.mark.parametrize("path", SPECS, ids=lambda p: p.stem)
+def test_runners_allocate_nothing_per_call(path):
+    """Buffers come from a cached function; runners themselves never call torch.empty."""
+    _, source = generated(path)
+    tree = ast.parse(source)
+    for fn in tree.body:
+        if isinstance(fn, ast.FunctionDef) and fn.name.startswith("run_"):
+            calls = {ast.unparse(c.func) for c in ast.walk(fn) if isinstance(c, ast.Call)}
+            assert not calls & {"torch.empty", "torch.zeros", "torch.full", "torch.tensor"}, fn.name
