@@ -1,0 +1,123 @@
+"""The `gen` command: builds, staleness check, diff, errors without tracebacks,
+and nothing half-written when a build fails."""
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from generator import emit
+from generator.cli import main
+
+from conftest import ROOT
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A copy of the project's specs in a scratch folder, as the working directory."""
+    shutil.copytree(ROOT / "specs", tmp_path / "specs")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def gen(*args):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_build_writes_every_target_then_reports_unchanged(project):
+    result = gen("build")
+    assert result.exit_code == 0, result.output
+    assert (project / "build/h200/submission.py").is_file()
+    assert (project / "build/mi355x/submission.py").is_file()
+    assert "wrote: build/h200/submission.py (from specs/h200.yaml)" in result.output
+    again = gen("build")
+    assert "unchanged: build/h200/submission.py" in again.output
+
+
+def test_build_output_equals_committed_build(project):
+    gen("build")
+    for target in ("h200", "mi355x"):
+        built = (project / f"build/{target}/submission.py").read_text()
+        assert built == (ROOT / f"build/{target}/submission.py").read_text()
+
+
+def test_check_flags_stale_files_and_exits_1(project):
+    gen("build")
+    path = project / "build/h200/submission.py"
+    path.write_text(path.read_text() + "# hand edit\n")
+    result = CliRunner().invoke(main, ["build", "--check"])
+    assert result.exit_code == 1
+    assert "stale: build/h200/submission.py" in result.output
+    assert "mi355x" not in result.output.split("stale")[1]
+    assert path.read_text().endswith("# hand edit\n")  # --check writes nothing
+
+
+def test_check_passes_when_up_to_date(project):
+    gen("build")
+    result = gen("build", "--check")
+    assert result.exit_code == 0 and "up to date" in result.output
+
+
+def test_diff_prints_what_a_build_would_change_without_writing(project):
+    gen("build")
+    spec = project / "specs/h200.yaml"
+    spec.write_text(spec.read_text().replace("splits: 16}", "splits: 8}"))
+    before = (project / "build/h200/submission.py").read_text()
+    result = gen("build", "--diff")
+    assert result.exit_code == 0
+    assert "-    mla_b4_kv1024_split16_stage1[(4, 1, 16)](" in result.output
+    assert "+    mla_b4_kv1024_split8_stage1[(4, 1, 8)](" in result.output
+    assert (project / "build/h200/submission.py").read_text() == before
+
+
+def test_one_bad_spec_means_nothing_is_written(project):
+    (project / "specs/zz_bad.yaml").write_text((ROOT / "tests/bad_specs/unknown_key.yaml").read_text())
+    result = CliRunner().invoke(main, ["build"])
+    assert result.exit_code == 2
+    assert not (project / "build").exists()
+
+
+def test_spec_error_is_one_line_per_problem_without_traceback(project):
+    bad = ROOT / "tests/bad_specs/block_n_not_pow2.yaml"
+    proc = subprocess.run([sys.executable, "-m", "generator.cli", "build", "--spec", str(bad)],
+                          capture_output=True, text=True, cwd=project,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert "block_n_not_pow2.yaml:7: shapes[0].block_n: 48 is not a power of two" in proc.stderr
+
+
+def test_interrupted_write_leaves_old_file_and_no_temp(tmp_path, monkeypatch):
+    target = tmp_path / "build/x/submission.py"
+    target.parent.mkdir(parents=True)
+    target.write_text("old\n")
+
+    def boom(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(emit.os, "replace", boom)
+    with pytest.raises(OSError):
+        emit.write_atomic(target, "new\n")
+    assert target.read_text() == "old\n"
+    assert list(target.parent.iterdir()) == [target]
+
+
+def test_two_specs_for_one_target_is_an_error(project):
+    shutil.copy(project / "specs/h200.yaml", project / "specs/h200_copy.yaml")
+    result = CliRunner().invoke(main, ["build"])
+    assert result.exit_code == 2 and "also built by" in result.output + str(result.stderr_bytes)
+
+
+def test_gpu_commands_refuse_without_a_gpu(project):
+    result = CliRunner().invoke(main, ["check", "--spec", "specs/h200.yaml"])
+    assert result.exit_code == 2
+    bench = CliRunner().invoke(main, ["bench", "--spec", "specs/h200.yaml"])
+    assert bench.exit_code == 2
+
+
+@pytest.mark.parametrize("command", [[], ["build"], ["check"], ["bench"]])
+def test_help_is_available(command):
+    result = gen(*command, "--help")
+    assert result.exit_code == 0 and "Usage:" in result.output

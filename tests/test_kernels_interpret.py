@@ -1,0 +1,134 @@
+"""The generated kernels compute the right thing: every runner of every spec,
+run through Triton's CPU interpreter on small shapes of the same structure,
+checked as `gen check` checks on a GPU (fresh inputs, poisoned output, the
+leaderboard rule, a strict relative-L2 bound against float32 math on the same
+operands, no NaN/inf). Then proof that the check itself fails broken kernels.
+
+What this does not prove: speed, the GPU compiler's code generation, and the
+numerics of the MMA instructions (the interpreter build feeds tl.dot float32
+operands, see ANCHORS.md); those are proven by `gen check` on the H200.
+"""
+
+import functools
+
+import pytest
+import torch
+
+from generator.check import check_case, localize, miniature, prepare, select_cases
+from generator.harness import import_submission
+from generator.inputs import uniform_case
+from generator.plan import build_plan
+from generator.render import render
+from generator.spec import load_spec
+
+from conftest import ROOT, SPECS
+
+CHECKED = SPECS + [ROOT / "tests/specs/cpu_coverage.yaml"]
+
+
+@functools.cache
+def cases_of(path):
+    spec, _ = localize(load_spec(path), "cuda", interpret=True)
+    spec = miniature(spec)
+    plan = build_plan(spec, interpret=True)
+    return select_cases(spec, plan, (), small=True)
+
+
+@functools.cache
+def prepared(path):
+    return prepare(path, interpret=True)
+
+
+PARAMS = [(p, i) for p in CHECKED for i in range(len(cases_of(p)))]
+
+
+@pytest.mark.parametrize("path, index", PARAMS,
+                         ids=[f"{p.stem}-{cases_of(p)[i].name}" for p, i in PARAMS])
+def test_runner_matches_float32_reference(path, index):
+    spec, plan, module, _ = prepared(path)
+    case = cases_of(path)[index]
+    result = check_case(module, spec, plan, case, seed=17 + index, device="cpu")
+    assert result.ok, result
+
+
+def test_coverage_spec_covers_every_cpu_backend_and_mode():
+    spec, plan, _, dropped = prepared(ROOT / "tests/specs/cpu_coverage.yaml")
+    assert not dropped
+    runners = list(plan.runners) + [plan.fallback]
+    assert {r.backend for r in runners} == {"torch_bmm", "triton_single", "triton_split"}
+    assert {r.q_mode for r in runners} == {"bf16", "fp8_static"}
+    assert {r.kv_format for r in runners} == {"bf16", "fp8"}
+    assert {r.splits for r in runners if r.reduce} >= {2, 3, 7}
+    names = [c.name for c in cases_of(ROOT / "tests/specs/cpu_coverage.yaml")]
+    assert {"uneven+empty", "q_seq_len4", "heads32", "q4+heads32"} <= set(names)
+
+
+def test_aiter_shapes_are_named_as_not_run():
+    _, _, _, dropped = prepared(ROOT / "specs/mi355x.yaml")
+    assert len(dropped) == 3 and all("aiter" in d for d in dropped)
+
+
+# ---------------------------------------------------------------------------
+# The check fails broken kernels
+# ---------------------------------------------------------------------------
+
+MUTANTS = ROOT / "tests/specs/mutants.yaml"
+
+
+def mutant(replace: str, by: str):
+    spec = miniature(load_spec(MUTANTS))
+    plan = build_plan(spec, interpret=True)
+    source = render(plan, spec)
+    assert replace in source
+    return spec, plan, import_submission(source.replace(replace, by))
+
+
+def run(spec, plan, module, hot=False):
+    shape = spec.shapes[0]
+    case = uniform_case("m", shape.batch, shape.kv_len, kv_gain=30.0 if hot else 1.0,
+                        tags=("hot",) if hot else ())
+    return check_case(module, spec, plan, case, seed=5, device="cpu")
+
+
+def test_unbroken_base_passes():
+    spec, plan, module = mutant("", "")
+    assert run(spec, plan, module).ok and run(spec, plan, module, hot=True).ok
+
+
+def test_all_zero_output_fails():
+    spec, plan, module = mutant("", "")
+    module.custom_kernel = lambda data: torch.zeros_like(data[0][..., :512])
+    result = run(spec, plan, module)
+    assert not result.ok and result.rel_err == pytest.approx(1.0)
+
+
+def test_kernel_that_skips_part_of_the_kv_fails():
+    spec, plan, module = mutant("for pos in range(split_start, full_end, BLOCK_N):",
+                                "for pos in range(split_start + BLOCK_N, full_end, BLOCK_N):")
+    result = run(spec, plan, module)
+    assert not result.ok and result.rel_err > 10 * result.bound
+
+
+@pytest.mark.filterwarnings("ignore:overflow:RuntimeWarning", "ignore:invalid:RuntimeWarning")
+def test_softmax_without_max_subtraction_fails_on_large_scores():
+    # a running "max" pinned at 0: exp2(s) unshifted, otherwise the same algebra
+    spec, plan, module = mutant("m_new = tl.maximum(m_i, tl.max(s, 1))",
+                                "m_new = tl.zeros_like(m_i)")
+    assert run(spec, plan, module).ok  # scores of the task's scale do not overflow...
+    result = run(spec, plan, module, hot=True)  # ...30x larger ones do
+    assert not result.ok and not result.finite
+
+
+def test_wrong_scale_fails():
+    spec, plan, module = mutant("qk_scale = SM_SCALE_LOG2 * Q_SCALE * kv_scale",
+                                "qk_scale = SM_SCALE_LOG2 * Q_SCALE")
+    result = run(spec, plan, module)
+    assert not result.ok and result.rel_err > 10 * result.bound
+
+
+def test_unwritten_output_elements_fail():
+    spec, plan, module = mutant("tl.store(o_ptrs, out.to(tl.bfloat16), mask=mask_m[:, None])",
+                                "tl.store(o_ptrs, out.to(tl.bfloat16), "
+                                "mask=(mask_m & (head < NUM_HEADS - 1))[:, None])")
+    result = run(spec, plan, module)
+    assert not result.ok and not result.finite
