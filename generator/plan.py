@@ -62,6 +62,10 @@ class Runner:
     stage1: str | None = None
     stage2: str | None = None
     reduce: bool = False
+    # The attention kernel merges the splits itself (no stage2 kernel).
+    merge_in_stage1: bool = False
+    # The attention kernel stores the final bf16 output (one pass or merged).
+    writes_out: bool = False
     splits: int = 1
     stage1_consts: tuple[Const, ...] = ()
     stage2_consts: tuple[Const, ...] = ()
@@ -133,7 +137,8 @@ def _title(shape: ShapeSpec | None) -> str:
 def _summary(backend: str, cfg: dict[str, Any]) -> str:
     parts = [backend]
     if "splits" in cfg:
-        parts.append(f"{cfg['splits']} splits")
+        merged = ", merged in-kernel" if cfg.get("merge") == "last_split" else ""
+        parts.append(f"{cfg['splits']} splits{merged}")
     if "block_n" in cfg:
         parts.append(f"block_n {cfg['block_n']}")
     parts.append(f"{cfg['kv_format']} KV")
@@ -174,6 +179,7 @@ def _plan_triton(spec: Spec, shape: ShapeSpec | None, entry: EntrySpec, interpre
     target = spec.target
     reduce = entry.backend == "triton_split"
     splits = cfg["splits"] if reduce else 1
+    merge_in_stage1 = reduce and cfg["merge"] == "last_split"
     q_fp8 = cfg["q_mode"] == "fp8_static"
     fp8_max = FP8_MAX[target.fp8_format]
     tag = _tag(shape) if shape else "fallback"
@@ -222,16 +228,20 @@ def _plan_triton(spec: Spec, shape: ShapeSpec | None, entry: EntrySpec, interpre
     grid_q = (sizes["batch"], q_blocks)
     options = [("num_warps", str(cfg["num_warps"])), ("num_stages", str(cfg["num_stages"]))]
     options += [(k, str(v)) for k, v in sorted(target.triton_options.items())]
+    if merge_in_stage1:
+        stem += "_merged"
     plan = {
-        "stage1": f"{stem}_stage1" if reduce else stem,
+        "stage1": f"{stem}_stage1" if reduce and not merge_in_stage1 else stem,
         "reduce": reduce,
+        "merge_in_stage1": merge_in_stage1,
+        "writes_out": merge_in_stage1 or not reduce,
         "splits": splits,
         "stage1_consts": stage1,
         "grid1": f"({grid_q[0]}, {grid_q[1]}, {splits})",
         "launch1": tuple(options),
         "kv_unpack": _kv_unpack(cfg["kv_format"]),
     }
-    if reduce:
+    if reduce and not merge_in_stage1:
         block_dv = cfg["reduce_block_dv"]
         plan.update(
             stage2=f"{stem}_stage2",

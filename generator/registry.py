@@ -16,6 +16,9 @@ MMA_DTYPES = ("bf16", "fp16")
 # Which side of the attention is the MMAs' M dimension: the query rows
 # (heads x tokens) or the KV rows (scores and output computed transposed).
 MMA_M = ("heads", "kv")
+# How split-K partials are merged: by a second kernel, or inside the attention
+# kernel by the last split of each row to finish (one launch instead of two).
+MERGES = ("kernel", "last_split")
 PLATFORMS = ("cuda", "rocm")
 FP8_FORMATS = ("e4m3fn", "e4m3fnuz")
 
@@ -40,6 +43,7 @@ TUNING_FIELDS = (
     "mma_dtype",
     "mma_m",
     "v_reload",
+    "merge",
     "persistent",
     "q_absmax",
 )
@@ -136,8 +140,8 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 platforms=PLATFORMS,
                 q_modes=("bf16", "fp8_static"),
                 kv_formats=("fp8", "bf16"),
-                fields=_TRITON_FIELDS + ("splits", "reduce_block_dv"),
-                defaults={**_TRITON_DEFAULTS, "reduce_block_dv": 128},
+                fields=_TRITON_FIELDS + ("splits", "reduce_block_dv", "merge"),
+                defaults={**_TRITON_DEFAULTS, "reduce_block_dv": 128, "merge": "kernel"},
                 required=("splits",),
                 general=True,
             ),

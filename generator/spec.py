@@ -25,6 +25,7 @@ from generator.registry import (
     FP8_FORMATS,
     GENERAL_BACKENDS,
     MMA_DTYPES,
+    MERGES,
     MMA_M,
     PLATFORMS,
     TARGET_TRITON_OPTIONS,
@@ -61,6 +62,7 @@ class EntrySpec(_Strict):
     mma_dtype: str | None = None
     mma_m: str | None = None
     v_reload: bool | None = None
+    merge: str | None = None
     persistent: bool | None = None
     q_absmax: float | None = None
 
@@ -204,6 +206,7 @@ _RANGES = {
     ),
     "mma_dtype": (lambda v: v in MMA_DTYPES, f"one of {one_of(MMA_DTYPES)}"),
     "mma_m": (lambda v: v in MMA_M, f"one of {one_of(MMA_M)}"),
+    "merge": (lambda v: v in MERGES, f"one of {one_of(MERGES)}"),
     "q_absmax": (lambda v: 0 < v < 1e4, "a number above 0 and below 10000"),
 }
 

@@ -28,6 +28,7 @@ for step in "${@:-check bench}"; do
       sweep-splits) python3 scripts/sweep.py --plan splits --json "$OUT/sweep_splits.json" 2>"$OUT/sweep_splits.err" | tee "$OUT/sweep_splits.log";;
       sweep-variants) python3 scripts/sweep.py --plan variants --seconds 0.5 --shapes 4:8192 64:8192 256:8192 --json "$OUT/sweep_variants.json" 2>"$OUT/sweep_variants.err" | tee "$OUT/sweep_variants.log";;
       sweep-final) python3 scripts/sweep.py --plan final --seconds 0.4 --json "$OUT/sweep_final.json" 2>"$OUT/sweep_final.err" | tee "$OUT/sweep_final.log";;
+      sweep-merge) python3 scripts/sweep.py --plan merge --seconds 0.4 --json "$OUT/sweep_merge.json" 2>"$OUT/sweep_merge.err" | tee "$OUT/sweep_merge.log";;
       sweep-knobs) python3 scripts/sweep.py --plan knobs --json "$OUT/sweep_knobs.json" 2>"$OUT/sweep_knobs.err" | tee "$OUT/sweep_knobs.log";;
       *) echo "unknown step $s"; exit 2;;
     esac

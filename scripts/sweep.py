@@ -69,6 +69,13 @@ def candidates(shape, plan_name):
                 else:
                     yield {"backend": "triton_split", **fields, "splits": splits}
         return
+    if plan_name == "merge":
+        if shape.backend != "triton_split":
+            return
+        for splits in SPLITS.get(key, (2, 4)):
+            for merge in ("kernel", "last_split"):
+                yield {"backend": "triton_split", **base, "splits": splits, "merge": merge}
+        return
     if plan_name == "variants":
         for v in _variants():
             yield {"backend": shape.backend, **base, **v}
@@ -88,7 +95,7 @@ def candidates(shape, plan_name):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--spec", default="specs/h200.yaml")
-    ap.add_argument("--plan", choices=["splits", "knobs", "variants", "final"], default="splits")
+    ap.add_argument("--plan", choices=["splits", "knobs", "variants", "final", "merge"], default="splits")
     ap.add_argument("--shapes", nargs="*", default=None, help="batch:kv_len pairs")
     ap.add_argument("--json", required=True)
     ap.add_argument("--seconds", type=float, default=1.0)

@@ -128,3 +128,12 @@ def test_plan_is_plain_frozen_data():
         plan.target = "x"
     assert plan.describe()["runners"][0]["runner"] == "run_b4_kv64"
     assert float(plan.sm_scale) == SM_SCALE
+
+
+def test_merge_in_the_attention_kernel_drops_the_reduce_kernel():
+    r = plan_of("  - {batch: 4, kv_len: 1024, backend: triton_split, splits: 16,"
+                " merge: last_split}").runners[0]
+    assert r.merge_in_stage1 and r.writes_out and r.reduce
+    assert r.stage1 == "mla_b4_kv1024_split16_merged" and r.stage2 is None and r.grid2 is None
+    k = plan_of("  - {batch: 4, kv_len: 1024, backend: triton_split, splits: 16}").runners[0]
+    assert not k.merge_in_stage1 and not k.writes_out and k.stage2
