@@ -127,8 +127,8 @@ def test_wrong_scale_fails():
 
 
 def test_unwritten_output_elements_fail():
-    spec, plan, module = mutant("tl.store(o_ptrs, out.to(tl.bfloat16), mask=mask_m[:, None])",
-                                "tl.store(o_ptrs, out.to(tl.bfloat16), "
+    spec, plan, module = mutant("tl.store(o_ptrs, merged.to(tl.bfloat16), mask=mask_m[:, None])",
+                                "tl.store(o_ptrs, merged.to(tl.bfloat16), "
                                 "mask=(mask_m & (head < NUM_HEADS - 1))[:, None])")
     result = run(spec, plan, module)
     assert not result.ok and not result.finite
