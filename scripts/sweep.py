@@ -35,9 +35,9 @@ SPLITS = {
     (256, 1024): (1, 2), (256, 8192): (1, 2, 4),
 }
 KNOBS = [
-    {"mma_m": "heads"}, {"block_n": 32}, {"block_n": 128}, {"num_warps": 8},
-    {"block_n": 128, "num_warps": 8}, {"num_stages": 1}, {"num_stages": 3},
-    {"mma_dtype": "fp16"}, {"q_mode": "fp8_static"},
+    {"block_n": 16}, {"block_n": 64}, {"num_warps": 2}, {"num_warps": 8}, {"num_stages": 2},
+    {"num_stages": 4}, {"reduce_block_dv": 64}, {"reduce_block_dv": 256},
+    {"reduce_block_dv": 512}, {"mma_m": "kv"},
 ]
 
 
