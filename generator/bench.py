@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.inputs import QK_DIM, Case, make_inputs, uniform_case
+from generator.inputs import QK_DIM, make_inputs, uniform_case
 
 MXFP4_ROW_BYTES = QK_DIM // 2 + QK_DIM // 32
 KV_ROW_BYTES = {"fp8": QK_DIM, "bf16": 2 * QK_DIM, "mxfp4": MXFP4_ROW_BYTES}
@@ -224,7 +224,7 @@ def bench_rows(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mi
             def fresh(case=case, seeds=seeds):
                 return make_inputs(case, next(seeds), "cuda", spec.target.fp8_format)
 
-            def verify(args, result):
+            def verify(args, result, fails=fails):
                 ref = leaderboard_reference(args, fp8)
                 res = result.float()
                 fails.append(((res - ref).abs() > LB_ATOL + LB_RTOL * ref.abs()).float().mean().item())

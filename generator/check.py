@@ -106,7 +106,7 @@ def generic_cases(small: bool) -> list[Case]:
 
 def shape_cases(spec: Spec, plan: Plan, small: bool) -> list[tuple[str, Case]]:
     cases: list[tuple[str, Case]] = []
-    for shape, runner in zip(spec.shapes, plan.runners):
+    for shape, runner in zip(spec.shapes, plan.runners, strict=True):
         base = uniform_case(runner.tag, shape.batch, shape.kv_len, shape.q_seq_len, shape.num_heads)
         cases.append((runner.tag, base))
         cases.append((runner.tag, dataclasses.replace(base, name=f"{runner.tag}-hot",

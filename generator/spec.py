@@ -138,13 +138,6 @@ def _path(loc: tuple) -> str:
     return out
 
 
-def _value_at(doc: Any, loc: tuple) -> Any:
-    node = doc
-    for part in loc:
-        node = node[part]
-    return node
-
-
 _MODEL_FOR = {"target": TargetSpec, "shapes": ShapeSpec, "fallback": EntrySpec}
 
 _TYPE_WORDS = {
