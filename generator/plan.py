@@ -58,6 +58,9 @@ class Runner:
     total_q: str
     num_heads: str
     kv_len: str
+    # MMA operand type of the Triton backends (None elsewhere); fp8_static's Q scale.
+    mma_dtype: str | None = None
+    q_scale: str | None = None
     # Triton backends
     stage1: str | None = None
     stage2: str | None = None
@@ -81,7 +84,6 @@ class Runner:
     aiter_quant: str | None = None
     aiter_q_arg: str | None = None
     aiter_q_scale_arg: str | None = None
-    q_scale: str | None = None
 
 
 @dataclass(frozen=True)
@@ -231,6 +233,8 @@ def _plan_triton(spec: Spec, shape: ShapeSpec | None, entry: EntrySpec, interpre
     if merge_in_stage1:
         stem += "_merged"
     plan = {
+        "mma_dtype": cfg["mma_dtype"],
+        "q_scale": repr(q_scale) if q_fp8 else None,
         "stage1": f"{stem}_stage1" if reduce and not merge_in_stage1 else stem,
         "reduce": reduce,
         "merge_in_stage1": merge_in_stage1,
