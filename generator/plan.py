@@ -176,8 +176,8 @@ def _kv_unpack(kv_format: str) -> str:
     return 'kv, kv_scale = kv_data["bf16"], None'
 
 
-def _plan_triton(spec: Spec, shape: ShapeSpec | None, entry: EntrySpec, interpret: bool) -> dict:
-    cfg = _resolve(entry)
+def _plan_triton(spec: Spec, shape: ShapeSpec | None, entry: EntrySpec, cfg: dict,
+                 interpret: bool) -> dict:
     target = spec.target
     reduce = entry.backend == "triton_split"
     splits = cfg["splits"] if reduce else 1
@@ -265,8 +265,7 @@ def _plan_triton(spec: Spec, shape: ShapeSpec | None, entry: EntrySpec, interpre
 _AITER_QUANT = {"fp8_static": "static_per_tensor_quant", "fp8_dynamic": "dynamic_per_tensor_quant"}
 
 
-def _plan_aiter(spec: Spec, shape: ShapeSpec, entry: EntrySpec) -> dict:
-    cfg = _resolve(entry)
+def _plan_aiter(spec: Spec, cfg: dict) -> dict:
     fp8_max = FP8_MAX[spec.target.fp8_format]
     quant = _AITER_QUANT.get(cfg["q_mode"])
     return {
@@ -288,9 +287,9 @@ def _plan_runner(spec: Spec, shape: ShapeSpec | None, entry: EntrySpec, interpre
     tag = _tag(shape) if shape else "fallback"
     extra: dict[str, Any] = {}
     if backend.name in ("triton_single", "triton_split"):
-        extra = _plan_triton(spec, shape, entry, interpret)
+        extra = _plan_triton(spec, shape, entry, cfg, interpret)
     elif backend.name == "aiter":
-        extra = _plan_aiter(spec, shape, entry)
+        extra = _plan_aiter(spec, cfg)
     return Runner(
         backend=backend.name,
         template=backend.template,
