@@ -18,7 +18,7 @@ _SPEC_HELP = "Spec file (repeatable). Default: every specs/*.yaml."
 
 
 def _specs(spec: tuple[str, ...]) -> list[Path]:
-    from generator.emit import default_specs
+    from generator.core.emit import default_specs
 
     return [Path(s) for s in spec] if spec else default_specs()
 
@@ -62,7 +62,7 @@ def build(spec, build_dir, check_only, show_diff):
     Every spec is validated and rendered before anything is written; files are
     replaced atomically and only when their content changes.
     """
-    from generator.emit import render_outputs, write_outputs
+    from generator.core.emit import render_outputs, write_outputs
 
     outputs = render_outputs(_specs(spec), Path(build_dir))
     if check_only or show_diff:
@@ -102,7 +102,7 @@ def check(spec, shapes, interpret, seed, json_path):
     rule, a strict relative-L2 bound against float32 math on the same operands,
     no NaN/inf. Exit code 1 if anything fails.
     """
-    from generator.check import run_checks
+    from generator.gpu.check import run_checks
 
     ok = True
     for path in _specs(spec):
@@ -131,7 +131,7 @@ def check(spec, shapes, interpret, seed, json_path):
               help="An earlier JSON: flag changes beyond run-to-run noise.")
 def bench(spec, shapes, mode, baseline, l2_clear_mib, max_seconds, json_path, compare_path):
     """Time a generated submission the way the leaderboard does, with the roofline."""
-    from generator.bench import run_bench
+    from generator.gpu.bench import run_bench
 
     for path in _specs(spec):
         run_bench(path, shapes=shapes, mode=mode, baselines=baseline, l2_clear_mib=l2_clear_mib,

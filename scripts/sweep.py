@@ -19,14 +19,14 @@ import time
 import traceback
 
 
-from generator.bench import Clock
-from generator.check import _rel, strict_bound
-from generator.harness import import_submission
-from generator.inputs import FP8_DTYPES, make_inputs, uniform_case
-from generator.plan import build_plan
-from generator.reference import exact_reference
-from generator.render import render
-from generator.spec import load_spec
+from generator.gpu.bench import Clock
+from generator.gpu.check import _rel, strict_bound
+from generator.gpu.harness import import_submission
+from generator.gpu.inputs import FP8_DTYPES, make_inputs, uniform_case
+from generator.core.planner import build_plan
+from generator.gpu.reference import exact_reference
+from generator.core.render import render
+from generator.core.spec import load_spec
 
 SPLITS = {
     (4, 1024): (8, 16, 32), (4, 8192): (16, 32, 64), (32, 1024): (4, 8, 16),

@@ -3,7 +3,8 @@
 
 import json
 
-from generator.bench import KV_ROW_BYTES, compare, summarize
+from generator.core.contract import KV_ROW_BYTES
+from generator.gpu.bench import compare, summarize
 
 from conftest import ROOT
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from generator import emit
+from generator.core import emit
 from generator.cli import main
 
 from conftest import ROOT

@@ -4,9 +4,9 @@ import ast
 
 import pytest
 
-from generator.plan import build_plan
-from generator.render import render
-from generator.spec import load_spec
+from generator.core.planner import build_plan
+from generator.core.render import render
+from generator.core.spec import load_spec
 
 from conftest import ROOT, SPECS
 

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.emit import render_outputs
-from generator.plan import build_plan
-from generator.render import render
-from generator.spec import load_spec
+from generator.core.emit import render_outputs
+from generator.core.planner import build_plan
+from generator.core.render import render
+from generator.core.spec import load_spec
 
 from conftest import ROOT, SPECS
 

@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from generator.inputs import (
+from generator.gpu.inputs import (
     E2M1_VALUES,
     Case,
     dequantize_mxfp4,

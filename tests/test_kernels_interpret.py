@@ -14,12 +14,12 @@ import functools
 import pytest
 import torch
 
-from generator.check import check_case, localize, miniature, prepare, select_cases
-from generator.harness import import_submission
-from generator.inputs import uniform_case
-from generator.plan import build_plan
-from generator.render import render
-from generator.spec import load_spec
+from generator.gpu.check import check_case, localize, miniature, prepare, select_cases
+from generator.gpu.harness import import_submission
+from generator.gpu.inputs import uniform_case
+from generator.core.planner import build_plan
+from generator.core.render import render
+from generator.core.spec import load_spec
 
 from conftest import ROOT, SPECS
 

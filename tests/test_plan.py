@@ -4,10 +4,13 @@ import dataclasses
 
 import pytest
 
-from generator.plan import SM_SCALE, build_plan
-from generator.spec import parse_spec
+from generator.core.contract import SM_SCALE
+from generator.core.plan import Dtype, Dyn
+from generator.core.planner import build_plan
+from generator.core.spec import parse_spec
 
 TARGET = "target: {name: t, platform: cuda, fp8_format: e4m3fn}\n"
+ROCM = "target: {name: m, platform: rocm, fp8_format: e4m3fn, aiter: true}\n"
 
 
 def plan_of(shapes: str, fallback="{backend: triton_split, splits: 4}", target=TARGET, **kw):
@@ -15,125 +18,176 @@ def plan_of(shapes: str, fallback="{backend: triton_split, splits: 4}", target=T
     return build_plan(spec, **kw)
 
 
-def consts(runner, which="stage1_consts"):
-    return {c.name: c.value for c in getattr(runner, which)}
+def consts(launch):
+    return {c.name: c.value for c in launch.constexprs}
 
 
 def test_split_runner_names_grid_and_defaults():
     plan = plan_of("  - {batch: 32, kv_len: 8192, backend: triton_split, splits: 8}")
     r = plan.runners[0]
-    assert (r.runner, r.stage1, r.stage2) == (
+    stage1, stage2 = r.launches
+    assert (r.name, stage1.kernel, stage2.kernel) == (
         "run_b32_kv8192", "mla_b32_kv8192_split8_stage1", "mla_b32_kv8192_split8_stage2")
+    assert (stage1.family, stage2.family) == ("attend", "merge")
     assert r.key == (32, 8192, 1, 16)
-    assert r.grid1 == "(32, 1, 8)" and r.grid2 == "(32, 1, 4)"  # 512 / reduce_block_dv 128
-    c = consts(r)
-    assert c["BLOCK_N"] == "32" and c["NUM_SPLITS"] == "8" and c["CAUSAL"] == "False"
-    assert c["QK_DTYPE"] == c["PV_DTYPE"] == "tl.float16"
-    assert dict(r.launch1) == {"num_warps": "4", "num_stages": "3"}
-    assert r.total_q == "32" and r.num_heads == "16"
+    assert stage1.grid == (32, 1, 8) and stage2.grid == (32, 1, 4)  # 512 / reduce_block_dv 128
+    c = consts(stage1)
+    assert c["BLOCK_N"] == 32 and c["NUM_SPLITS"] == 8 and c["CAUSAL"] is False
+    assert c["QK_DTYPE"] == c["PV_DTYPE"] == Dtype("float16")
+    assert c["MERGE"] == "kernel" and r.detail.merge == "kernel" and r.detail.splits == 8
+    assert dict(stage1.options) == {"num_warps": 4, "num_stages": 3}
+    assert r.sizes.total_q == 32 and r.sizes.num_heads == 16
+
+
+def test_buffer_shapes_are_computed_in_the_plan():
+    r = plan_of("  - {batch: 32, kv_len: 8192, backend: triton_split, splits: 8}").runners[0]
+    shapes = {b.name: (b.shape, b.dtype, b.zeroed) for b in r.detail.buffers}
+    assert shapes == {
+        "part_o": ((8, 32, 16, 512), "float32", False),
+        "part_lse": ((8, 32, 16), "float32", False),
+        "out": ((32, 16, 512), "bfloat16", False),
+    }
+    assert r.detail.buffer_args == ()
 
 
 def test_single_runner_has_no_reduce():
     r = plan_of("  - {batch: 256, kv_len: 1024, backend: triton_single}").runners[0]
-    assert r.stage1 == "mla_b256_kv1024_single" and r.stage2 is None and not r.reduce
-    assert r.grid1 == "(256, 1, 1)"
+    (launch,) = r.launches
+    assert launch.kernel == "mla_b256_kv1024_single" and r.detail.merge == "none"
+    assert launch.grid == (256, 1, 1)
+    assert [b.name for b in r.detail.buffers] == ["out"]
 
 
 def test_fp8_static_q_scale_and_fp8_scores():
     r = plan_of("  - {batch: 4, kv_len: 64, backend: triton_single, q_mode: fp8_static}").runners[0]
-    c = consts(r)
-    assert r.stage1.endswith("_fp8q")
-    assert float(c["Q_SCALE"]) == pytest.approx(6.0 / 448.0)
-    assert c["Q_FP8"] == "True" and c["QK_DTYPE"] == "tl.float8e4nv"
+    c = consts(r.launches[0])
+    assert r.launches[0].kernel.endswith("_fp8q")
+    # The Q scale stays a float from the plan to the constexpr (and the check).
+    assert c["Q_SCALE"] == r.q_scale == pytest.approx(6.0 / 448.0)
+    assert isinstance(r.q_scale, float)
+    assert c["Q_FP8"] is True and c["QK_DTYPE"] == Dtype("float8e4nv")
 
 
 def test_fp8_q_against_bf16_kv_widens_scores_to_the_mma_type():
     r = plan_of("  - {batch: 4, kv_len: 64, backend: triton_single, q_mode: fp8_static,"
                 " kv_format: bf16}").runners[0]
-    assert consts(r)["QK_DTYPE"] == "tl.float16"
-    assert r.kv_unpack == 'kv, kv_scale = kv_data["bf16"], None'
+    assert consts(r.launches[0])["QK_DTYPE"] == Dtype("float16")
+    assert r.kv_format == "bf16"
 
 
 def test_fnuz_target_uses_its_fp8_type_and_max():
     target = "target: {name: t, platform: rocm, fp8_format: e4m3fnuz}\n"
     plan = plan_of("  - {batch: 4, kv_len: 64, backend: triton_single, q_mode: fp8_static}",
                    target=target)
-    assert plan.fp8_tl == "tl.float8e4b8" and plan.fp8_max == "240.0"
-    assert float(consts(plan.runners[0])["Q_SCALE"]) == pytest.approx(6.0 / 240.0)
+    r = plan.runners[0]
+    assert r.detail.fp8 == Dtype("float8e4b8") and plan.fp8_max == 240.0
+    assert consts(r.launches[0])["Q_SCALE"] == pytest.approx(6.0 / 240.0)
 
 
 def test_interpreter_build_feeds_dots_float32():
     plan = plan_of("  - {batch: 4, kv_len: 64, backend: triton_single, q_mode: fp8_static}",
                    interpret=True)
-    c = consts(plan.runners[0])
-    assert plan.interpret and c["QK_DTYPE"] == c["PV_DTYPE"] == "tl.float32"
+    c = consts(plan.runners[0].launches[0])
+    assert plan.interpret and c["QK_DTYPE"] == c["PV_DTYPE"] == Dtype("float32")
 
 
 def test_multi_token_and_32_heads_pick_query_blocks():
     plan = plan_of("  - {batch: 8, kv_len: 512, q_seq_len: 4, backend: triton_split, splits: 2}\n"
                    "  - {batch: 8, kv_len: 512, q_seq_len: 4, num_heads: 32, backend: triton_single}\n"
                    "  - {batch: 8, kv_len: 512, q_seq_len: 3, num_heads: 32, backend: triton_single, block_q: 2}")
-    a, b, c = (consts(r) for r in plan.runners)
-    assert (a["BLOCK_Q"], a["BLOCK_H"], a["CAUSAL"]) == ("4", "16", "True")
-    assert (b["BLOCK_Q"], b["BLOCK_H"]) == ("4", "32")
-    assert plan.runners[1].grid1 == "(8, 1, 1)"
-    assert (c["BLOCK_Q"], plan.runners[2].grid1) == ("2", "(8, 2, 1)")
-    assert plan.runners[1].total_q == "32" and plan.runners[1].num_heads == "32"
+    a, b, c = (consts(r.launches[0]) for r in plan.runners)
+    assert (a["BLOCK_Q"], a["BLOCK_H"], a["CAUSAL"]) == (4, 16, True)
+    assert (b["BLOCK_Q"], b["BLOCK_H"]) == (4, 32)
+    assert plan.runners[1].launches[0].grid == (8, 1, 1)
+    assert (c["BLOCK_Q"], plan.runners[2].launches[0].grid) == (2, (8, 2, 1))
+    assert plan.runners[1].sizes.total_q == 32 and plan.runners[1].sizes.num_heads == 32
 
 
 def test_fallback_sizes_come_from_the_inputs():
     fb = plan_of("  - {batch: 4, kv_len: 64, backend: triton_single}").fallback
-    c = {x.name: x for x in fb.stage1_consts}
-    assert fb.key is None and fb.runner == "run_fallback"
-    assert c["NUM_HEADS"].value is None and c["NUM_HEADS"].launch == "q.shape[1]"
-    assert c["CAUSAL"].value == "True"
-    assert fb.grid1 == '(qo_indptr.shape[0] - 1, triton.cdiv(config["q_seq_len"], 1), 4)'
-    # constexprs passed at launch come before those with defaults (Python signature order)
-    values = [x.value for x in fb.stage1_consts]
-    assert values.index(None) < values.index("1") and values.count(None) == 2
+    c = consts(fb.launches[0])
+    assert fb.key is None and fb.name == "run_fallback"
+    assert c["NUM_HEADS"] == Dyn("num_heads") and c["BLOCK_H"] == Dyn("block_h")
+    assert c["CAUSAL"] is True
+    assert fb.launches[0].grid == (Dyn("batch"), Dyn("q_blocks", per=1), 4)
+    assert fb.detail.buffer_args == (Dyn("total_q"), Dyn("num_heads"))
 
 
-def test_imports_follow_backends():
+def test_fallback_mma_is_bf16_on_every_platform():
+    """fp16 overflows above 65504: the fallback must take any bf16 q."""
+    for target in (TARGET, ROCM):
+        fb = plan_of("  - {batch: 4, kv_len: 64, backend: triton_single}", target=target).fallback
+        assert consts(fb.launches[0])["PV_DTYPE"] == Dtype("bfloat16"), target
+
+
+def test_defaults_are_per_platform():
+    shape = "  - {batch: 4, kv_len: 64, backend: triton_single}"
+    cuda = consts(plan_of(shape).runners[0].launches[0])
+    rocm = consts(plan_of(shape, target=ROCM).runners[0].launches[0])
+    assert (cuda["BLOCK_N"], cuda["PV_DTYPE"]) == (32, Dtype("float16"))
+    assert (rocm["BLOCK_N"], rocm["PV_DTYPE"]) == (64, Dtype("bfloat16"))
+
+
+def test_templates_and_stdlib_follow_backends():
     h200 = plan_of("  - {batch: 4, kv_len: 64, backend: torch_bmm}")
-    assert not any("aiter" in line for line in h200.imports)
-    rocm = "target: {name: m, platform: rocm, fp8_format: e4m3fn, aiter: true}\n"
+    assert h200.templates == ("backends/torch_bmm.py.j2", "backends/triton.py.j2")
+    assert h200.stdlib == ("functools",)
     m = plan_of("  - {batch: 4, kv_len: 64, backend: aiter, splits: 2, persistent: true}\n"
                 "  - {batch: 8, kv_len: 64, backend: aiter, splits: 2, q_mode: fp8_dynamic}",
-                target=rocm)
-    assert "from aiter import get_mla_metadata_info_v1, get_mla_metadata_v1" in m.imports
-    assert "from aiter.mla import mla_decode_fwd" in m.imports
-    assert ("from aiter.ops.quant import dynamic_per_tensor_quant, static_per_tensor_quant"
-            in m.imports)
-    assert m.uses_aiter and not h200.uses_aiter
+                target=ROCM)
+    assert m.templates == ("backends/triton.py.j2", "backends/aiter.py.j2")
+    assert [r.detail.quant for r in m.runners] == ["static_per_tensor_quant",
+                                                   "dynamic_per_tensor_quant"]
 
 
 def test_aiter_plan_fields():
-    rocm = "target: {name: m, platform: rocm, fp8_format: e4m3fn, aiter: true}\n"
-    r = plan_of("  - {batch: 4, kv_len: 64, backend: aiter, splits: 2}", target=rocm).runners[0]
-    assert (r.aiter_quant, r.aiter_q_arg, r.aiter_q_scale_arg) == (
-        "static_per_tensor_quant", 'ctx["q_fp8"]', 'ctx["q_scale"]')
-    assert float(r.q_scale) == pytest.approx(6.0 / 448.0) and not r.persistent
+    r = plan_of("  - {batch: 4, kv_len: 64, backend: aiter, splits: 2}", target=ROCM).runners[0]
+    a = r.detail
+    assert (a.quant, a.q_dtype, a.kv_dtype, a.splits) == ("static_per_tensor_quant", "fp8", "fp8", 2)
+    assert r.q_scale == pytest.approx(6.0 / 448.0) and not a.persistent and r.launches == ()
 
 
 def test_target_options_reach_every_launch():
     rocm = ("target: {name: m, platform: rocm, fp8_format: e4m3fn,"
             " triton_options: {waves_per_eu: 1, kpack: 2}}\n")
     r = plan_of("  - {batch: 4, kv_len: 64, backend: triton_split, splits: 2}", target=rocm).runners[0]
-    assert ("waves_per_eu", "1") in r.launch1 and ("kpack", "2") in r.launch2
+    assert ("waves_per_eu", 1) in r.launches[0].options and ("kpack", 2) in r.launches[1].options
 
 
-def test_plan_is_plain_frozen_data():
-    plan = plan_of("  - {batch: 4, kv_len: 64, backend: torch_bmm}")
+def test_plan_is_plain_frozen_data_of_numbers_and_names():
+    plan = plan_of("  - {batch: 4, kv_len: 64, backend: torch_bmm}\n"
+                   "  - {batch: 8, kv_len: 64, backend: triton_split, splits: 2}")
     with pytest.raises(dataclasses.FrozenInstanceError):
         plan.target = "x"
-    assert plan.describe()["runners"][0]["runner"] == "run_b4_kv64"
-    assert float(plan.sm_scale) == SM_SCALE
+    described = plan.describe()
+    assert described["runners"][0]["name"] == "run_b4_kv64"
+    assert plan.sm_scale == SM_SCALE
+
+    prose = {"title", "summary", "header", "env", "spec_path"}  # comments and verbatim spec text
+
+    def leaves(node):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k not in prose:
+                    yield from leaves(v)
+        elif isinstance(node, (list, tuple)):
+            for v in node:
+                yield from leaves(v)
+        else:
+            yield node
+
+    # No source text: strings are names (identifiers, paths, modes, titles), never code.
+    for leaf in leaves(described):
+        if isinstance(leaf, str):
+            assert not any(ch in leaf for ch in "()[]=\""), leaf
 
 
 def test_merge_in_the_attention_kernel_drops_the_reduce_kernel():
     r = plan_of("  - {batch: 4, kv_len: 1024, backend: triton_split, splits: 16,"
                 " merge: last_split}").runners[0]
-    assert r.merge_in_stage1 and r.writes_out and r.reduce
-    assert r.stage1 == "mla_b4_kv1024_split16_merged" and r.stage2 is None and r.grid2 is None
+    (launch,) = r.launches
+    assert r.detail.merge == "last_split" and consts(launch)["MERGE"] == "last_split"
+    assert launch.kernel == "mla_b4_kv1024_split16_merged"
+    assert [b.name for b in r.detail.buffers] == ["part_o", "part_lse", "out", "counters"]
     k = plan_of("  - {batch: 4, kv_len: 1024, backend: triton_split, splits: 16}").runners[0]
-    assert not k.merge_in_stage1 and not k.writes_out and k.stage2
+    assert k.detail.merge == "kernel" and len(k.launches) == 2

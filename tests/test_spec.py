@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from generator.errors import SpecError
-from generator.registry import BACKENDS
-from generator.spec import load_spec, parse_spec
+from generator.core.registry import BACKENDS
+from generator.core.spec import load_spec, parse_spec
 
 from conftest import ROOT, SPECS
 

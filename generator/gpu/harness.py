@@ -1,5 +1,7 @@
-"""Import a generated submission the way the leaderboard does: a module named
-`submission` in a folder beside a `task` module that defines the type aliases."""
+"""From a spec to an imported submission, the way the leaderboard imports it:
+a module named `submission` in a folder beside a `task` module that defines
+the type aliases. `gen check`, `gen bench` and the sweep all go through
+build_module."""
 
 from __future__ import annotations
 
@@ -8,6 +10,11 @@ import sys
 import tempfile
 from pathlib import Path
 from types import ModuleType
+
+from generator.core.plan import Plan
+from generator.core.planner import build_plan
+from generator.core.render import render
+from generator.core.spec import Spec, load_spec
 
 TASK_MODULE = '''"""Stand-in for the leaderboard's task module: type aliases only."""
 from typing import Any
@@ -40,3 +47,23 @@ def import_submission(source: str, folder: str | Path | None = None) -> ModuleTy
     finally:
         sys.path.remove(str(folder))
     return module
+
+
+def build_module(spec: Spec | str | Path, interpret: bool = False,
+                 folder: str | Path | None = None) -> tuple[Plan, ModuleType]:
+    """The one way from a spec (a path or a validated Spec) to a live module:
+    load and validate, plan, render, then import as `submission` beside `task`.
+
+    interpret=True builds for Triton's CPU interpreter (set TRITON_INTERPRET=1
+    before triton is first imported)."""
+    if not isinstance(spec, Spec):
+        spec = load_spec(spec)
+    plan = build_plan(spec, interpret=interpret)
+    return plan, import_submission(render(plan, spec), folder)
+
+
+def this_platform() -> str:
+    """The platform torch was built for here: rocm or cuda."""
+    import torch
+
+    return "rocm" if getattr(torch.version, "hip", None) else "cuda"

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import torch
 
-from generator.inputs import KV_LORA, QK_DIM, dequantize_mxfp4, quantize_fp8, quantize_fp8_static
-
-SM_SCALE = 1.0 / QK_DIM**0.5
+from generator.core.contract import KV_LORA, QK_DIM, SM_SCALE
+from generator.gpu.inputs import dequantize_mxfp4, quantize_fp8, quantize_fp8_static
 
 
 def attention(q: torch.Tensor, kv: torch.Tensor, qo_indptr, kv_indptr) -> torch.Tensor:

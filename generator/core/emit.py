@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.errors import UserError
-from generator.plan import build_plan
-from generator.render import render
-from generator.spec import load_spec
+from generator.core.planner import build_plan
+from generator.core.render import render
+from generator.core.spec import load_spec
 
 SPEC_DIR = Path("specs")
 BUILD_DIR = Path("build")

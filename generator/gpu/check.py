@@ -19,40 +19,27 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.inputs import Case, uniform_case
-from generator.plan import Plan, Runner, build_plan
-from generator.render import render
-from generator.spec import Spec, load_spec
-
-# The contract's correctness shapes: (batch, kv_len).
-CONTRACT_TEST_SHAPES = ((4, 1024), (32, 1024), (64, 8192), (256, 8192))
+from generator.core.contract import (
+    CONTRACT_TEST_SHAPES,
+    KV_LORA,
+    LB_ATOL,
+    LB_MAX_FAIL_FRACTION,
+    LB_RTOL,
+)
+from generator.gpu.inputs import Case, uniform_case
+from generator.core import registry
+from generator.core.plan import Plan, Runner
+from generator.core.planner import build_plan
+from generator.core.spec import Spec, load_spec
 
 # Multiplier on the KV for the "hot" cases: scores of ~30 sigma overflow
 # exp() in float32 unless the softmax subtracts its running max.
 HOT_GAIN = 30.0
 
-# Strict relative-L2 bounds against float32 math on the same operands.
-# Measured: on the H200 (PERF.md, 34 cases per run) fp16 and bf16 MMAs gave
-# 2.6e-4 to 2.0e-3 and torch_bmm 1.3e-3 to 2.4e-3; interpreter builds (float32
-# dots, bf16 output rounded by the interpreter) 2.9e-3 to 4.0e-3 on the CPU.
-# A bound of 1e-2 leaves 2.5x or more headroom and stays far below what a real
-# fault costs (tests/test_kernels_interpret.py): an all-zero output scores
-# 1.0, a skipped KV tile or a wrong scale more than 0.1.
-_STRICT_BOUNDS = {"bf16": 1e-2, "fp16": 1e-2, "torch_bmm": 1e-2}
-# aiter cannot run here; its fp8 kernels round P to fp8 like SGLang's (3e-2
-# measured for SGLang on the H200, ANCHORS.md).
-_AITER_BOUND = 6e-2
-
-# The leaderboard rule (CONTRACT.md).
-LB_ATOL, LB_RTOL, LB_MAX_FAIL_FRACTION = 0.1, 0.1, 0.05
-
 
 def strict_bound(runner: Runner) -> float:
-    if runner.backend == "aiter":
-        return _AITER_BOUND
-    if runner.backend == "torch_bmm":
-        return _STRICT_BOUNDS["torch_bmm"]
-    return _STRICT_BOUNDS[runner.mma_dtype]
+    """The strict relative-L2 bound of the runner's backend (measured, see the registry)."""
+    return registry.BACKENDS[runner.backend].strict_bound
 
 
 @dataclass(frozen=True)
@@ -83,7 +70,8 @@ def miniature(spec: Spec) -> Spec:
     for i, shape in enumerate(spec.shapes):
         cfg = shape.tuning()
         block_n = cfg.get("block_n", 64)
-        kv = cfg.get("splits", 1) * block_n + block_n // 2 + 5 if shape.backend != "torch_bmm" else 96
+        tiled = "block_n" in registry.BACKENDS[shape.backend].fields
+        kv = cfg.get("splits", 1) * block_n + block_n // 2 + 5 if tiled else 96
         batch = 2 + i % 3
         while (batch, kv, shape.q_seq_len, shape.num_heads) in used:
             kv += 1
@@ -112,7 +100,7 @@ def shape_cases(spec: Spec, plan: Plan, small: bool) -> list[tuple[str, Case]]:
         cases.append((runner.tag, base))
         cases.append((runner.tag, dataclasses.replace(base, name=f"{runner.tag}-hot",
                                                       kv_gain=HOT_GAIN, tags=("hot",))))
-        if runner.backend in ("triton_single", "triton_split"):
+        if not registry.BACKENDS[runner.backend].uniform_kv_only:
             # Same key, unequal lengths: the runner reads the indptrs on the device.
             lens = tuple(max(1, shape.kv_len - (shape.kv_len * k) // (2 * shape.batch))
                          for k in range(shape.batch))
@@ -141,8 +129,8 @@ def runner_for(plan: Plan, case: Case) -> Runner:
 def check_case(module, spec: Spec, plan: Plan, case: Case, seed: int, device) -> Result:
     import torch
 
-    from generator.inputs import FP8_DTYPES, make_inputs
-    from generator.reference import exact_reference, leaderboard_reference
+    from generator.gpu.inputs import FP8_DTYPES, make_inputs
+    from generator.gpu.reference import exact_reference, leaderboard_reference
 
     fp8 = FP8_DTYPES[spec.target.fp8_format]
     runner = runner_for(plan, case)
@@ -154,10 +142,9 @@ def check_case(module, spec: Spec, plan: Plan, case: Case, seed: int, device) ->
     if device != "cpu":
         torch.cuda.synchronize()
     out = out.float()
-    expected_shape = (case.batch * case.q_seq_len, case.num_heads, 512)
+    expected_shape = (case.batch * case.q_seq_len, case.num_heads, KV_LORA)
     finite = bool(torch.isfinite(out).all()) and tuple(out.shape) == expected_shape
-    q_scale = float(runner.q_scale) if runner.q_scale else None
-    ref = exact_reference(data, runner.kv_format, runner.q_mode, fp8, q_scale)
+    ref = exact_reference(data, runner.kv_format, runner.q_mode, fp8, runner.q_scale)
     lb_ref = leaderboard_reference(data, fp8)
     if tuple(out.shape) != expected_shape:
         rel = rel_lb = lb_fail = float("inf")
@@ -182,7 +169,7 @@ def check_case(module, spec: Spec, plan: Plan, case: Case, seed: int, device) ->
     elif lb_applies and lb_fail > 0:
         notes.append(f"leaderboard warning: {lb_fail:.2%} fail")
     ok = finite and rel <= bound and (lb_fail <= LB_MAX_FAIL_FRACTION or not lb_applies)
-    return Result(case.name, runner.runner, runner.backend, runner.q_mode, runner.kv_format,
+    return Result(case.name, runner.name, runner.backend, runner.q_mode, runner.kv_format,
                   rel, bound, lb_fail, rel_lb, finite, ok, "; ".join(notes))
 
 
@@ -201,11 +188,9 @@ def localize(spec: Spec, platform: str, interpret: bool) -> tuple[Spec, list[str
     """The spec as this machine can run it: shapes whose backend cannot run here
     (aiter off ROCm, anything the interpreter cannot run) are dropped and named;
     Triton options of another platform are removed (the kernels are portable)."""
-    from generator.registry import BACKENDS
-
     keep, dropped = [], []
     for shape in spec.shapes:
-        backend = BACKENDS[shape.backend]
+        backend = registry.BACKENDS[shape.backend]
         runs = platform in backend.platforms and (not backend.needs_aiter or _has_aiter())
         if interpret and not backend.runs_on_cpu:
             runs = False
@@ -227,18 +212,13 @@ def _has_aiter() -> bool:
 def prepare(spec_path, interpret: bool):
     """(spec, plan, module, dropped) for a check: on a CPU the interpreter build
     of a miniature spec, on a GPU the real build, each localized to this machine."""
-    import torch
+    from generator.gpu.harness import build_module, this_platform
 
-    from generator.harness import import_submission
-
-    spec = load_spec(spec_path)
-    platform = "rocm" if getattr(torch.version, "hip", None) else "cuda"
-    spec, dropped = localize(spec, platform, interpret)
+    spec, dropped = localize(load_spec(spec_path), this_platform(), interpret)
     if interpret:
         os.environ["TRITON_INTERPRET"] = "1"
         spec = miniature(spec)
-    plan = build_plan(spec, interpret=interpret)
-    module = import_submission(render(plan, spec))
+    plan, module = build_module(spec, interpret=interpret)
     return spec, plan, module, dropped
 
 

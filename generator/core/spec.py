@@ -19,17 +19,10 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
+from generator.core import registry
+from generator.core.contract import DEFAULT_HEADS, FP8_FORMATS
+from generator.core.registry import MERGES, MMA_DTYPES, MMA_M, PLATFORMS, TARGET_TRITON_OPTIONS
 from generator.errors import SpecError, SpecIssue, did_you_mean, one_of
-from generator.registry import (
-    BACKENDS,
-    FP8_FORMATS,
-    GENERAL_BACKENDS,
-    MMA_DTYPES,
-    MERGES,
-    MMA_M,
-    PLATFORMS,
-    TARGET_TRITON_OPTIONS,
-)
 
 
 class _Strict(BaseModel):
@@ -48,7 +41,8 @@ class TargetSpec(_Strict):
 
 class EntrySpec(_Strict):
     """How one shape (or the fallback) is computed. Unset fields take the
-    backend's defaults in the plan (registry.BACKENDS[...].defaults)."""
+    backend's defaults for the target's platform in the plan
+    (registry.BACKENDS[...].defaults)."""
 
     backend: str
     q_mode: str | None = None
@@ -75,7 +69,7 @@ class ShapeSpec(EntrySpec):
     batch: int
     kv_len: int
     q_seq_len: int = 1
-    num_heads: int = 16
+    num_heads: int = DEFAULT_HEADS
 
     @property
     def key(self) -> tuple[int, int, int, int]:
@@ -234,7 +228,7 @@ class _Checker:
         t = self.spec.target
         return [
             name
-            for name, b in BACKENDS.items()
+            for name, b in registry.BACKENDS.items()
             if t.platform in b.platforms and (t.aiter or not b.needs_aiter)
         ]
 
@@ -269,19 +263,25 @@ class _Checker:
 
     def entry(self, loc: tuple, entry: EntrySpec, available: list[str], fallback=False) -> None:
         name = entry.backend
-        if name not in BACKENDS:
-            self.add(loc + ("backend",), f"{name!r} is not a backend{did_you_mean(name, BACKENDS)}"
+        if name not in registry.BACKENDS:
+            self.add(loc + ("backend",), f"{name!r} is not a backend"
+                     f"{did_you_mean(name, registry.BACKENDS)}"
                      f" (available: {one_of(available)})")
             return
         if name not in available:
             self.add(loc + ("backend",), f"backend {name!r} is not available on target "
                      f"{self.spec.target.name!r} (available: {one_of(available)})")
             return
-        backend = BACKENDS[name]
+        backend = registry.BACKENDS[name]
         if fallback and not backend.general:
             self.add(loc + ("backend",), f"backend {name!r} cannot be the fallback: it is not "
-                     f"correct for every input (allowed: {one_of(GENERAL_BACKENDS)})")
+                     f"correct for every input (allowed: {one_of(registry.general_backends())})")
         values = entry.tuning()
+        if fallback:
+            for field, value in values.items():
+                reason = registry.FALLBACK_FORBIDDEN.get(field, {}).get(value)
+                if reason:
+                    self.add(loc + (field,), f"{value!r} cannot serve the fallback: {reason}")
         for field, value in values.items():
             if field not in backend.fields:
                 self.add(loc + (field,), f"does not apply to backend {name!r} "
@@ -310,8 +310,9 @@ class _Checker:
         if "block_q" in backend.fields and block_q * max(heads, 16) > 128:
             self.add(loc + ("block_q",), f"{block_q} x {max(heads, 16)} head rows exceeds the "
                      "128 query rows a program holds (lower block_q)")
-        if backend.name == "aiter" and shape.num_heads % 16:
-            self.add(loc + ("num_heads",), f"{shape.num_heads}: aiter needs a multiple of 16")
+        if shape.num_heads % backend.heads_multiple:
+            self.add(loc + ("num_heads",), f"{shape.num_heads}: backend {backend.name!r} needs a "
+                     f"multiple of {backend.heads_multiple}")
 
     def duplicates(self) -> None:
         seen: dict[tuple, int] = {}

@@ -24,10 +24,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.inputs import QK_DIM, make_inputs, uniform_case
+from generator.core.contract import KV_LORA, KV_ROW_BYTES, LB_ATOL, LB_RTOL, QK_DIM
+from generator.gpu.inputs import make_inputs, uniform_case
 
-MXFP4_ROW_BYTES = QK_DIM // 2 + QK_DIM // 32
-KV_ROW_BYTES = {"fp8": QK_DIM, "bf16": 2 * QK_DIM, "mxfp4": MXFP4_ROW_BYTES}
 MAX_RUNS = {"benchmark": 1000, "leaderboard": 100}
 MIN_RUNS = 3
 TARGET_REL_SEM = 0.001
@@ -176,7 +175,7 @@ def naive_torch(data):
     batch, kv_len = config["batch_size"], config["kv_seq_len"]
     kv = kv_data["bf16"].view(batch, kv_len, QK_DIM)
     scores = torch.bmm(q.view(batch, -1, QK_DIM), kv.transpose(1, 2)).float() * config["sm_scale"]
-    return torch.bmm(torch.softmax(scores, dim=-1).to(torch.bfloat16), kv[:, :, :512])
+    return torch.bmm(torch.softmax(scores, dim=-1).to(torch.bfloat16), kv[:, :, :KV_LORA])
 
 
 # ---------------------------------------------------------------------------
@@ -199,19 +198,15 @@ def bench_rows(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mi
     import torch
     import triton
 
-    from generator.check import LB_ATOL, LB_RTOL, localize, runner_for
-    from generator.harness import import_submission
-    from generator.inputs import FP8_DTYPES
-    from generator.plan import build_plan
-    from generator.reference import leaderboard_reference
-    from generator.render import inputs_hash, render
-    from generator.spec import load_spec
+    from generator.core.render import inputs_hash
+    from generator.core.spec import load_spec
+    from generator.gpu.check import localize, runner_for
+    from generator.gpu.harness import build_module, this_platform
+    from generator.gpu.inputs import FP8_DTYPES
+    from generator.gpu.reference import leaderboard_reference
 
-    spec = load_spec(spec_path)
-    spec, dropped = localize(spec, "rocm" if getattr(torch.version, "hip", None) else "cuda",
-                             interpret=False)
-    plan = build_plan(spec)
-    module = import_submission(render(plan, spec))
+    spec, dropped = localize(load_spec(spec_path), this_platform(), interpret=False)
+    plan, module = build_module(spec)
     fp8 = FP8_DTYPES[spec.target.fp8_format]
     l2_clear_mib = l2_clear_mib_for(mode, l2_clear_mib)
     clock = Clock(l2_clear_mib, mode, max_seconds)
@@ -258,7 +253,7 @@ def bench_rows(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mi
         kv_bytes = sum(case.kv_lens) * KV_ROW_BYTES[runner.kv_format]
         floor = max(kv_bytes / (hbm * 1e3), launch_us)
         gbps = kv_bytes / (queued.mean_us * 1e3)
-        rows.append(Row(case.name, runner.runner, runner.backend, runner.kv_format, kv_bytes,
+        rows.append(Row(case.name, runner.name, runner.backend, runner.kv_format, kv_bytes,
                         queued, idle, gbps, 100.0 * gbps / hbm, floor, queued.mean_us / floor,
                         base, (base / queued.mean_us) if base else None, max(fails)))
         del data, out, lb

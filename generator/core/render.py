@@ -18,16 +18,39 @@ from pathlib import Path
 import jinja2
 
 from generator import __version__
+from generator.core.contract import KV_LORA, QK_DIM, ROPE_DIM
+from generator.core.plan import Dtype, Dyn, Plan
+from generator.core.spec import Spec
 from generator.errors import GenError
-from generator.plan import KV_LORA, QK_DIM, ROPE_DIM, Plan
-from generator.spec import Spec
 
-TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates"
+
+def _template_dir() -> Path:
+    """The templates: shipped inside the package by a wheel (generator/templates),
+    else the checkout's top-level templates/ (editable install, source tree)."""
+    package = Path(__file__).resolve().parents[1]
+    shipped = package / "templates"
+    return shipped if shipped.is_dir() else package.parent / "templates"
+
+
+TEMPLATE_DIR = _template_dir()
+
+
+def literal(value) -> str:
+    """A plan value as a Python literal: True, 16, 0.013392857142857142,
+    "kernel", tl.float16. A float keeps its repr (every digit), so a scale
+    survives the trip through the generated file exactly."""
+    if isinstance(value, Dtype):
+        return f"tl.{value.name}"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, (bool, int, float)):
+        return repr(value)
+    raise GenError(f"no literal for plan value {value!r}")
 
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -35,6 +58,13 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         autoescape=False,
     )
+    env.filters["literal"] = literal
+    # name -> name if it is in names, else "None" (a pointer a kernel does not take)
+    env.filters["or_none"] = lambda name, names: name if name in names else "None"
+    env.filters["extract"] = lambda key, mapping: mapping[key]
+    env.tests["dyn"] = lambda value: isinstance(value, Dyn)
+    env.globals.update(qk_dim=QK_DIM, kv_lora=KV_LORA, rope_dim=ROPE_DIM)
+    return env
 
 
 def template_files() -> list[Path]:
@@ -60,9 +90,6 @@ def render(plan: Plan, spec: Spec) -> str:
         plan=plan,
         version=__version__,
         inputs_hash=inputs_hash(spec),
-        qk_dim=QK_DIM,
-        kv_lora=KV_LORA,
-        rope_dim=ROPE_DIM,
     )
     if os.environ.get("GEN_DEBUG", "") >= "2":
         print(source, file=sys.stderr)

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 import torch
 
-QK_DIM, KV_LORA, ROPE_DIM = 576, 512, 64
-MX_BLOCK = 32
+from generator.core.contract import KV_LORA, MX_BLOCK, QK_DIM, ROPE_DIM, SM_SCALE
+
 
 # e2m1 code -> value for codes 0..7; bit 3 is the sign.
 E2M1_VALUES = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
@@ -171,6 +171,6 @@ def make_inputs(case: Case, seed: int, device: str | torch.device, fp8_format="e
         "v_head_dim": KV_LORA,
         "q_seq_len": case.q_seq_len,
         "kv_seq_len": case.kv_seq_len,
-        "sm_scale": 1.0 / QK_DIM**0.5,
+        "sm_scale": SM_SCALE,
     }
     return q, kv_data, qo_indptr, kv_indptr, config

@@ -1,0 +1,132 @@
+"""triton_single and triton_split: flash decode in Triton (templates/backends/triton.py.j2).
+
+One plan function for both: triton_single is the one-pass case (one split,
+the attention kernel writes the output), triton_split adds KV splits whose
+partials a second kernel (merge: kernel) or the last split to finish
+(merge: last_split) merges.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from generator.core.contract import FP8_MAX, KV_LORA
+from generator.core.plan import BackendPlan, Buffer, Const, Dtype, Dyn, Launch, RunnerInput
+
+# Triton type of each fp8 format and MMA operand type.
+TL_FP8 = {"e4m3fn": "float8e4nv", "e4m3fnuz": "float8e4b8"}
+_TL_MMA = {"bf16": "bfloat16", "fp16": "float16"}
+# The most query rows (BLOCK_Q x BLOCK_H) one program holds.
+MAX_QUERY_ROWS = 128
+
+
+@dataclass(frozen=True)
+class TritonPlan:
+    splits: int
+    # "none": one pass, the attention kernel writes the output; "kernel": a
+    # merge kernel reduces the partials; "last_split": the attention kernel's
+    # last split to finish does.
+    merge: str
+    block_q: int
+    buffers: tuple[Buffer, ...]
+    # The target's fp8 type (Q's static quantisation casts to it).
+    fp8: Dtype
+
+    @property
+    def buffer_args(self) -> tuple[Dyn, ...]:
+        """The run-time sizes the buffers depend on (the fallback's), each once."""
+        return tuple(dict.fromkeys(d for b in self.buffers for d in b.shape if isinstance(d, Dyn)))
+
+
+def _pow2_at_least(n: int) -> int:
+    return 1 << max(n - 1, 0).bit_length()
+
+
+def plan(runner: RunnerInput, cfg: Mapping[str, Any], split: bool) -> BackendPlan:
+    splits = cfg["splits"] if split else 1
+    merge = cfg["merge"] if split else "none"
+    q_fp8 = cfg["q_mode"] == "fp8_static"
+    stem = f"mla_{runner.tag}_" + (f"split{splits}" if split else "single")
+    stem += "_fp8q" if q_fp8 else ""
+    stem += "_bf16kv" if cfg["kv_format"] == "bf16" else ""
+    stem += "_merged" if merge == "last_split" else ""
+
+    # The interpreter computes tl.dot wrongly on bf16/fp16/fp8 operands and
+    # exactly on float32 ones: interpreter builds feed it float32.
+    mma = Dtype("float32" if runner.interpret else _TL_MMA[cfg["mma_dtype"]])
+    # fp8 x fp8 scores only when both operands are fp8; a quantised Q against
+    # bf16 KV is widened back (exactly) to the MMA type.
+    qk = mma
+    if q_fp8 and cfg["kv_format"] == "fp8" and not runner.interpret:
+        qk = Dtype(TL_FP8[runner.fp8_format])
+
+    if runner.key is None:
+        block_q = cfg.get("block_q", 1)
+        heads = (Const("NUM_HEADS", Dyn("num_heads")), Const("BLOCK_H", Dyn("block_h")))
+        causal = True
+        q_blocks: int | Dyn = Dyn("q_blocks", per=block_q)
+    else:
+        _, _, q_seq_len, num_heads = runner.key
+        block_q = cfg.get("block_q", min(_pow2_at_least(q_seq_len), 8))
+        block_h = max(_pow2_at_least(num_heads), 16)
+        while block_q > 1 and block_q * block_h > MAX_QUERY_ROWS:
+            block_q //= 2
+        heads = (Const("NUM_HEADS", num_heads), Const("BLOCK_H", block_h))
+        causal = q_seq_len > 1
+        q_blocks = -(-q_seq_len // block_q)
+    q_scale = cfg["q_absmax"] / FP8_MAX[runner.fp8_format] if q_fp8 else None
+
+    batch, total_q, num_heads = runner.sizes.batch, runner.sizes.total_q, runner.sizes.num_heads
+    attend = Launch(
+        kernel=f"{stem}_stage1" if merge == "kernel" else stem,
+        family="attend",
+        constexprs=heads + (
+            Const("BLOCK_Q", block_q),
+            Const("BLOCK_N", cfg["block_n"]),
+            Const("NUM_SPLITS", splits),
+            Const("CAUSAL", causal),
+            Const("KV_FP8", cfg["kv_format"] == "fp8"),
+            Const("Q_FP8", q_fp8),
+            Const("Q_SCALE", q_scale if q_fp8 else 1.0),
+            Const("QK_DTYPE", qk),
+            Const("PV_DTYPE", mma),
+            Const("KV_MAJOR", cfg["mma_m"] == "kv"),
+            Const("V_RELOAD", cfg["v_reload"]),
+            Const("MERGE", merge),
+        ),
+        grid=(batch, q_blocks, splits),
+        options=(("num_warps", cfg["num_warps"]), ("num_stages", cfg["num_stages"]))
+        + runner.triton_options,
+    )
+    launches = [attend]
+    out = Buffer("out", (total_q, num_heads, KV_LORA), "bfloat16")
+    buffers: tuple[Buffer, ...] = (out,)
+    if merge != "none":
+        buffers = (
+            Buffer("part_o", (splits, total_q, num_heads, KV_LORA), "float32"),
+            Buffer("part_lse", (splits, total_q, num_heads), "float32"),
+            out,
+        )
+    if merge == "last_split":
+        # Arrival counters per (batch element, query block): zero between calls.
+        buffers += (Buffer("counters", (total_q,), "int32", zeroed=True),)
+    if merge == "kernel":
+        block_dv = cfg["reduce_block_dv"]
+        launches.append(Launch(
+            kernel=f"{stem}_stage2",
+            family="merge",
+            constexprs=heads + (
+                Const("BLOCK_Q", block_q),
+                Const("NUM_SPLITS", splits),
+                Const("BLOCK_DV", block_dv),
+            ),
+            grid=(batch, q_blocks, KV_LORA // block_dv),
+            options=(("num_warps", 4),) + runner.triton_options,
+        ))
+    return BackendPlan(
+        launches=tuple(launches),
+        detail=TritonPlan(splits=splits, merge=merge, block_q=block_q, buffers=buffers,
+                          fp8=Dtype(TL_FP8[runner.fp8_format])),
+        q_scale=q_scale,
+    )

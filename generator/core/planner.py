@@ -1,0 +1,136 @@
+"""Stage 2: turn a validated Spec into a Plan (generator/core/plan.py).
+
+Resolves each entry's fields (the backend's defaults for the target's
+platform, overlaid with what the entry sets), then hands them to the plan
+function the registry names for that backend. Nothing here depends on which
+backend an entry uses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.core import registry
+from generator.core.contract import DEFAULT_HEADS, FP8_MAX, FP8_MIN_EXP, SM_SCALE
+from generator.core.plan import Dyn, Plan, Runner, RunnerInput, Sizes
+from generator.core.spec import EntrySpec, ShapeSpec, Spec
+
+
+def tag_of(shape: ShapeSpec | None) -> str:
+    """The name stem of a shape's runner and kernels: b32_kv8192[_q4][_h32], or fallback."""
+    if shape is None:
+        return "fallback"
+    tag = f"b{shape.batch}_kv{shape.kv_len}"
+    if shape.q_seq_len != 1:
+        tag += f"_q{shape.q_seq_len}"
+    if shape.num_heads != DEFAULT_HEADS:
+        tag += f"_h{shape.num_heads}"
+    return tag
+
+
+def resolve(entry: EntrySpec, platform: str, fallback: bool = False) -> dict[str, Any]:
+    """The backend's defaults on this platform overlaid with what the entry sets."""
+    backend = registry.BACKENDS[entry.backend]
+    return {**backend.defaults_for(platform, fallback), **entry.tuning()}
+
+
+def _title(shape: ShapeSpec | None) -> str:
+    if shape is None:
+        return "fallback: any other input (unequal or empty KV segments, q_seq_len > 1, any heads)"
+    return (
+        f"batch {shape.batch}, kv_len {shape.kv_len}, q_seq_len {shape.q_seq_len}, "
+        f"{shape.num_heads} heads"
+    )
+
+
+def _summary(backend: str, cfg: dict[str, Any]) -> str:
+    parts = [backend]
+    if "splits" in cfg:
+        merged = ", merged in-kernel" if cfg.get("merge") == "last_split" else ""
+        parts.append(f"{cfg['splits']} splits{merged}")
+    if "block_n" in cfg:
+        parts.append(f"block_n {cfg['block_n']}")
+    parts.append(f"{cfg['kv_format']} KV")
+    parts.append(f"{cfg['q_mode']} Q")
+    if "mma_dtype" in cfg:
+        parts.append(f"{cfg['mma_dtype']} MMA")
+    if "num_warps" in cfg:
+        parts.append(f"{cfg['num_warps']} warps, {cfg['num_stages']} stages")
+    if "persistent" in cfg:
+        parts.append("persistent" if cfg["persistent"] else "non-persistent")
+    return ", ".join(parts)
+
+
+def _sizes(shape: ShapeSpec | None) -> Sizes:
+    if shape is None:
+        return Sizes(Dyn("batch"), Dyn("total_q"), Dyn("num_heads"), Dyn("kv_len"))
+    return Sizes(shape.batch, shape.batch * shape.q_seq_len, shape.num_heads, shape.kv_len)
+
+
+def plan_runner(spec: Spec, shape: ShapeSpec | None, entry: EntrySpec, interpret: bool) -> Runner:
+    """One runner: resolve its fields, then run its backend's plan function."""
+    backend = registry.BACKENDS[entry.backend]
+    target = spec.target
+    cfg = resolve(entry, target.platform, fallback=shape is None)
+    tag = tag_of(shape)
+    sizes = _sizes(shape)
+    part = backend.plan(
+        RunnerInput(
+            tag=tag,
+            key=shape.key if shape else None,
+            sizes=sizes,
+            platform=target.platform,
+            fp8_format=target.fp8_format,
+            triton_options=tuple(sorted(target.triton_options.items())),
+            interpret=interpret,
+        ),
+        cfg,
+    )
+    return Runner(
+        backend=backend.name,
+        template=backend.template,
+        tag=tag,
+        name=f"run_{tag}",
+        key=shape.key if shape else None,
+        title=_title(shape),
+        summary=_summary(backend.name, cfg),
+        q_mode=cfg["q_mode"],
+        kv_format=cfg["kv_format"],
+        q_scale=part.q_scale,
+        sizes=sizes,
+        launches=part.launches,
+        detail=part.detail,
+    )
+
+
+def build_plan(spec: Spec, interpret: bool = False) -> Plan:
+    """Resolve defaults and derive every value the templates need.
+
+    interpret=True plans a build for Triton's CPU interpreter: float32 dot
+    operands and an exact fp8 rounding step (docs/design.md); never committed.
+    """
+    runners = tuple(plan_runner(spec, s, s, interpret) for s in spec.shapes)
+    fallback = plan_runner(spec, None, spec.fallback, interpret)
+    used = [registry.BACKENDS[r.backend] for r in runners + (fallback,)]
+    # Templates and stdlib modules in registry order, each once.
+    order = list(registry.BACKENDS)
+    used.sort(key=lambda b: order.index(b.name))
+    templates = tuple(dict.fromkeys(b.template for b in used))
+    stdlib = tuple(sorted({m for b in used for m in b.stdlib}))
+    target = spec.target
+    return Plan(
+        spec_path=spec.path,
+        target=target.name,
+        platform=target.platform,
+        header=tuple(target.header),
+        env=tuple(sorted(target.env.items())),
+        interpret=interpret,
+        sm_scale=SM_SCALE,
+        fp8_format=target.fp8_format,
+        fp8_max=FP8_MAX[target.fp8_format],
+        fp8_min_exp=FP8_MIN_EXP[target.fp8_format],
+        stdlib=stdlib,
+        templates=templates,
+        runners=runners,
+        fallback=fallback,
+    )

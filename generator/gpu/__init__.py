@@ -1,0 +1,1 @@
+"""What runs a generated file: inputs, references, check, bench (torch, triton)."""
