@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# One device call: install the carried wheels, check, bench, and optionally sweep.
+# Check, bench and optionally sweep in one go, logs and JSON in $OUT (or ./out).
+# Wheels in .whl/ (for a machine that cannot reach a package index) are installed first.
 # Usage (on the GPU machine, from the repo root):
 #   GEN_COMMIT=<sha> scripts/device_run.sh [check] [bench] [sweep-splits] [sweep-knobs]
 # Results land in $OUT (or ./out when OUT is unset).

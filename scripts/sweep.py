@@ -19,25 +19,28 @@ import time
 import traceback
 
 
+from generator.core import registry
+from generator.core.spec import load_spec
 from generator.gpu.bench import Clock
 from generator.gpu.check import _rel, strict_bound
-from generator.gpu.harness import import_submission
+from generator.gpu.harness import build_module
 from generator.gpu.inputs import FP8_DTYPES, make_inputs, uniform_case
-from generator.core.planner import build_plan
 from generator.gpu.reference import exact_reference
-from generator.core.render import render
-from generator.core.spec import load_spec
 
 SPLITS = {
     (4, 1024): (8, 16, 32), (4, 8192): (16, 32, 64), (32, 1024): (4, 8, 16),
     (32, 8192): (4, 8, 16), (64, 1024): (2, 4, 8), (64, 8192): (2, 4, 8),
     (256, 1024): (1, 2), (256, 8192): (1, 2, 4),
 }
-KNOBS = [
-    {"block_n": 16}, {"block_n": 64}, {"num_warps": 2}, {"num_warps": 8}, {"num_stages": 2},
-    {"num_stages": 4}, {"reduce_block_dv": 64}, {"reduce_block_dv": 256},
-    {"reduce_block_dv": 512}, {"mma_m": "kv"},
-]
+
+
+def knobs(backend: str):
+    """One field changed at a time, over the registry's search space for the backend."""
+    for name, values in registry.BACKENDS[backend].search_space.items():
+        if name == "splits":
+            continue
+        for value in values:
+            yield {name: value}
 
 
 def _variants():
@@ -69,7 +72,7 @@ def candidates(shape, plan_name):
                     yield {"backend": "triton_split", **fields, "splits": splits}
         return
     if plan_name == "merge":
-        if shape.backend != "triton_split":
+        if "merge" not in registry.BACKENDS[shape.backend].fields:
             return
         for splits in SPLITS.get(key, (2, 4)):
             for merge in ("kernel", "last_split"):
@@ -87,7 +90,7 @@ def candidates(shape, plan_name):
                 yield {"backend": "triton_split", **base, "splits": s}
     else:
         yield {"backend": shape.backend, **base}
-        for knob in KNOBS:
+        for knob in knobs(shape.backend):
             yield {"backend": shape.backend, **base, **knob}
 
 
@@ -110,19 +113,17 @@ def main():
         data = make_inputs(case, 7, "cuda", spec.target.fp8_format)
         for cand in candidates(shape, args.plan):
             fields = {"batch": shape.batch, "kv_len": shape.kv_len, **cand}
-            if fields.get("backend") == "triton_single":
+            if "splits" not in registry.BACKENDS[fields["backend"]].fields:
                 fields.pop("splits", None)
             row = {"shape": f"b{shape.batch}_kv{shape.kv_len}", **cand}
             t0 = time.time()
             try:
                 entry = type(shape).model_validate(fields)
                 one = dataclasses.replace(spec, shapes=(entry,))
-                plan = build_plan(one)
-                module = import_submission(render(plan, one))
+                plan, module = build_module(one)
                 out = module.custom_kernel(data).float()
                 runner = plan.runners[0]
-                q_scale = float(runner.q_scale) if runner.q_scale else None
-                ref = exact_reference(data, runner.kv_format, runner.q_mode, fp8, q_scale)
+                ref = exact_reference(data, runner.kv_format, runner.q_mode, fp8, runner.q_scale)
                 row["rel_err"] = _rel(out, ref)
                 if row["rel_err"] > strict_bound(runner):
                     row["us"] = None

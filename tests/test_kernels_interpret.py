@@ -6,7 +6,7 @@ operands, no NaN/inf). Then proof that the check itself fails broken kernels.
 
 What this does not prove: speed, the GPU compiler's code generation, and the
 numerics of the MMA instructions (the interpreter build feeds tl.dot float32
-operands, see ANCHORS.md); those are proven by `gen check` on the H200.
+operands, see docs/contract.md); those are proven by `gen check` on the H200.
 """
 
 import functools

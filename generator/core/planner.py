@@ -107,7 +107,7 @@ def build_plan(spec: Spec, interpret: bool = False) -> Plan:
     """Resolve defaults and derive every value the templates need.
 
     interpret=True plans a build for Triton's CPU interpreter: float32 dot
-    operands and an exact fp8 rounding step (docs/design.md); never committed.
+    operands and an exact fp8 rounding step (docs/contract.md); never committed.
     """
     runners = tuple(plan_runner(spec, s, s, interpret) for s in spec.shapes)
     fallback = plan_runner(spec, None, spec.fallback, interpret)

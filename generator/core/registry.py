@@ -145,6 +145,15 @@ _TRITON_SPACE = {
     "mma_m": ("heads", "kv"),
     "v_reload": (True, False),
 }
+# What both Triton backends share: one template, one plan function (split or not).
+_TRITON_COMMON_ENTRY: dict[str, Any] = {
+    "template": "backends/triton.py.j2",
+    "platforms": PLATFORMS,
+    "q_modes": ("bf16", "fp8_static"),
+    "kv_formats": ("fp8", "bf16"),
+    "stdlib": ("functools",),
+    "general": True,
+}
 
 BACKENDS: Mapping[str, Backend] = MappingProxyType(
     {
@@ -164,24 +173,15 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
             ),
             Backend(
                 name="triton_single",
-                template="backends/triton.py.j2",
                 plan=partial(triton.plan, split=False),
-                platforms=PLATFORMS,
-                q_modes=("bf16", "fp8_static"),
-                kv_formats=("fp8", "bf16"),
                 fields=_TRITON_FIELDS,
                 defaults=_TRITON_DEFAULTS,
                 search_space=_TRITON_SPACE,
-                stdlib=("functools",),
-                general=True,
+                **_TRITON_COMMON_ENTRY,
             ),
             Backend(
                 name="triton_split",
-                template="backends/triton.py.j2",
                 plan=partial(triton.plan, split=True),
-                platforms=PLATFORMS,
-                q_modes=("bf16", "fp8_static"),
-                kv_formats=("fp8", "bf16"),
                 fields=_TRITON_FIELDS + ("splits", "reduce_block_dv", "merge"),
                 defaults={p: {**d, **_SPLIT_EXTRA} for p, d in _TRITON_DEFAULTS.items()},
                 required=("splits",),
@@ -191,8 +191,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     "reduce_block_dv": (64, 128, 256, 512),
                     "merge": MERGES,
                 },
-                stdlib=("functools",),
-                general=True,
+                **_TRITON_COMMON_ENTRY,
             ),
             Backend(
                 name="aiter",

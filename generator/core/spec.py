@@ -234,8 +234,11 @@ class _Checker:
 
     def target(self) -> None:
         t = self.spec.target
-        if t.aiter and t.platform != "rocm":
-            self.add(("target", "aiter"), f"aiter needs platform 'rocm', not {t.platform!r}")
+        aiter_platforms = sorted({p for b in registry.BACKENDS.values() if b.needs_aiter
+                                  for p in b.platforms})
+        if t.aiter and t.platform not in aiter_platforms:
+            self.add(("target", "aiter"), f"aiter needs platform "
+                     f"{' or '.join(map(repr, aiter_platforms))}, not {t.platform!r}")
         allowed = TARGET_TRITON_OPTIONS[t.platform]
         for key in t.triton_options:
             if key not in allowed:

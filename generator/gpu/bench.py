@@ -1,11 +1,11 @@
-"""`gen bench`: time a generated submission as the leaderboard does (CONTRACT.md).
+"""`gen bench`: time a generated submission as the leaderboard does (docs/contract.md).
 
 One process imports the submission once and times every shape in turn. Each
 timed call: synchronise; clear L2 by writing a large buffer; record a start
 event; call custom_kernel; record an end event; synchronise. The start event
 queues right behind the clear, so host time spent before the first launch is
 hidden ("queued", the leaderboard's figure); an "idle" figure synchronises
-after the clear too, exposing the host cost (ANCHORS.md). Runs stop after at
+after the clear too, exposing the host cost (docs/contract.md). Runs stop after at
 least 3 and at most 1000 (benchmark) or 100 (leaderboard) calls, once the
 standard error of the mean is under 0.1% of it, or when the time budget ends.
 """

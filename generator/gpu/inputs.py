@@ -1,4 +1,4 @@
-"""Inputs exactly as the task makes them (CONTRACT.md), with torch alone.
+"""Inputs exactly as the task makes them (docs/contract.md), with torch alone.
 
 q and the bf16 KV come from torch.randn; the fp8 and MXFP4 copies are
 quantised from the bf16 KV. Segments may be unequal or empty and q_seq_len
