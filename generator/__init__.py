@@ -1,8 +1,10 @@
 """Code generator for MLA decode attention submissions (GPU MODE amd-mixed-mla).
 
-Stages, one module each: spec (load + validate YAML) -> plan (derive every
-value) -> render (Jinja2 templates) -> emit (atomic write, staleness check).
-check and bench exercise a generated file on a GPU (or Triton's interpreter).
+generator.core: the torch-free build stages, one module each: spec (load +
+validate YAML) -> planner with the backend registry (a typed Plan) -> render
+(Jinja2 templates) -> emit (atomic write, staleness check).
+generator.gpu: what runs a generated file on a GPU (or Triton's interpreter):
+inputs, references, check and bench, all through harness.build_module.
 """
 
 __version__ = "0.3.0"

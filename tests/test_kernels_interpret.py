@@ -58,7 +58,7 @@ def test_coverage_spec_covers_every_cpu_backend_and_mode():
     assert {r.backend for r in runners} == {"torch_bmm", "triton_single", "triton_split"}
     assert {r.q_mode for r in runners} == {"bf16", "fp8_static"}
     assert {r.kv_format for r in runners} == {"bf16", "fp8"}
-    assert {r.splits for r in runners if r.reduce} >= {2, 3, 7}
+    assert {r.detail.splits for r in runners if r.launches and r.detail.merge != "none"} >= {2, 3, 7}
     names = [c.name for c in cases_of(ROOT / "tests/specs/cpu_coverage.yaml")]
     assert {"uneven+empty", "q_seq_len4", "heads32", "q4+heads32"} <= set(names)
 
