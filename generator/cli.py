@@ -11,6 +11,7 @@ from rich.console import Console
 
 from generator import __version__
 from generator.errors import GenError, UserError
+from generator.gpu.baselines import BASELINES
 
 err_console = Console(stderr=True, highlight=False)
 
@@ -117,8 +118,10 @@ def check(spec, shapes, interpret, seed, json_path):
               show_default=True,
               help="benchmark: inputs made once per shape, up to 1000 runs. leaderboard: fresh "
                    "inputs before every timed call, each output checked, up to 100 runs.")
-@click.option("--baseline", type=click.Choice(["torch"]), multiple=True,
-              help="Also time this baseline on the same shapes (naive bf16 torch).")
+@click.option("--baseline", type=click.Choice(BASELINES), multiple=True,
+              help="Also time this baseline on the same inputs, the same way (repeatable): torch "
+                   "(naive bf16 matmuls) or flashinfer (FlashInfer's MLA decode on the bf16 KV; "
+                   "the optional extra `pip install .[flashinfer]`).")
 @click.option("--l2-clear-mib", type=int, default=None,
               help="Size of the buffer written before each timed call to clear the L2 cache. "
                    "Default: 1024 in benchmark mode; 32768 in leaderboard mode, where the host "

@@ -24,7 +24,18 @@ for step in "${@:-check bench}"; do
     case "$s" in
       check) gen check --spec specs/h200.yaml --json "$OUT/check.json" 2>&1 | tee "$OUT/check.log"; rc=$((rc | ${PIPESTATUS[0]}));;
       check-mi355x) gen check --spec specs/mi355x.yaml --json "$OUT/check_mi355x.json" 2>&1 | tee "$OUT/check_mi355x.log";;
-      bench) gen bench --spec specs/h200.yaml --baseline torch --json "$OUT/bench.json" 2>&1 | tee "$OUT/bench.log";;
+      bench) gen bench --spec specs/h200.yaml --baseline torch --baseline flashinfer --max-seconds 4 --json "$OUT/bench.json" 2>&1 | tee -a "$OUT/bench.log";;
+      bench-l2big) gen bench --spec specs/h200.yaml --baseline flashinfer --l2-clear-mib 8192 --max-seconds 3 --json "$OUT/bench_l2big.json" 2>&1 | tee -a "$OUT/bench.log";;
+      bench-prev) gen bench --spec perf/specs/h200-triton-32aabfc.yaml --max-seconds 3 --json "$OUT/bench_prev.json" 2>&1 | tee -a "$OUT/bench.log";;
+      profile)
+        # Nsight Compute on the largest and the smallest shape's kernels (third call on).
+        for shape in "256 8192 mla_b256_kv8192" "4 1024 mla_b4_kv1024"; do
+          set -- $shape
+          timeout 300 ncu --clock-control none --section SpeedOfLight --section Occupancy \
+            --section LaunchStats --section WarpStateStats --section MemoryWorkloadAnalysis \
+            -k "regex:$3" -s 4 -c 4 --csv python3 scripts/profile_runner.py build/h200/submission.py "$1" "$2" 6 \
+            > "$OUT/ncu_$3.csv" 2>&1
+        done;;
       bench-lb) gen bench --spec specs/h200.yaml --mode leaderboard --json "$OUT/bench_lb.json" 2>&1 | tee "$OUT/bench_lb.log";;
       sweep-splits) python3 scripts/sweep.py --plan splits --json "$OUT/sweep_splits.json" 2>"$OUT/sweep_splits.err" | tee "$OUT/sweep_splits.log";;
       sweep-variants) python3 scripts/sweep.py --plan variants --seconds 0.5 --shapes 4:8192 64:8192 256:8192 --json "$OUT/sweep_variants.json" 2>"$OUT/sweep_variants.err" | tee "$OUT/sweep_variants.log";;

@@ -4,7 +4,8 @@
 import json
 
 from generator.core.contract import KV_ROW_BYTES
-from generator.gpu.bench import compare, summarize
+from generator.gpu.baselines import flashinfer_available
+from generator.gpu.bench import compare, print_report, summarize
 
 from conftest import ROOT
 
@@ -46,3 +47,34 @@ def test_recorded_h200_run_has_every_field_the_report_needs():
     for key in ("commit", "spec_hash", "torch", "triton", "hbm_copy_gbps", "geomean_us"):
         assert run[key]
     assert compare(run, run) and all(line.endswith("same (within noise)") for line in compare(run, run))
+
+
+def _row(shape, mean, baselines):
+    timing = {"mean_us": mean, "median_us": mean, "min_us": mean, "runs": 10, "sem_us": 0.1,
+              "drift": 0.0}
+    return {"shape": shape, "backend": "gluon", "kv_format": "fp8", "queued": timing,
+            "idle": timing, "gbps": 1.0, "pct_hbm": 50.0, "floor_us": mean / 2, "over_floor": 2.0,
+            "baselines_us": baselines, "baselines_rel_err": {}, "lb_fail_fraction": 0.0}
+
+
+def test_report_shows_each_baseline_and_the_speedup_over_it(capsys):
+    result = {"spec": "s.yaml", "device": "GPU", "mode": "benchmark",
+              "rows": [_row("b4_kv1024", 10.0, {"torch": 30.0, "flashinfer": 12.5}),
+                       _row("b256_kv8192", 400.0, {"torch": 1400.0})],
+              "geomean_us": 63.2, "geomean_idle_us": 70.0, "geomean_floor_us": 31.6,
+              "geomean_baselines_us": {"torch": 205.0, "flashinfer": 12.5},
+              "baselines_not_run": {}, "hbm_copy_gbps": 4296.0, "empty_launch_us": 3.1,
+              "commit": "abc", "not_run": []}
+    print_report(result)
+    out = capsys.readouterr().out
+    assert "flashinfer us" in out and "x flashinfer" in out
+    assert "1.25x" in out and "3.00x" in out and "3.50x" in out
+    assert "flashinfer 12.50 us" in out
+
+
+def test_flashinfer_reports_why_it_cannot_run_without_the_extra():
+    why = flashinfer_available()
+    try:
+        import flashinfer  # noqa: F401
+    except ImportError:
+        assert why and "flashinfer" in why.lower()

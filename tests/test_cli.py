@@ -67,8 +67,8 @@ def test_diff_prints_what_a_build_would_change_without_writing(project):
     before = (project / "build/h200/submission.py").read_text()
     result = gen("build", "--diff")
     assert result.exit_code == 0
-    assert "-    mla_b4_kv1024_split16_stage1[(4, 1, 16)](" in result.output
-    assert "+    mla_b4_kv1024_split8_stage1[(4, 1, 8)](" in result.output
+    assert "-    mla_b4_kv1024_gluon_split16[(4, 16)](" in result.output
+    assert "+    mla_b4_kv1024_gluon_split8[(4, 8)](" in result.output
     assert (project / "build/h200/submission.py").read_text() == before
 
 

@@ -20,10 +20,12 @@ def _render(spec_path: Path, interpret=False) -> str:
     return render(build_plan(spec, interpret=interpret), spec)
 
 
-@pytest.mark.parametrize("interpret", [False, True], ids=["gpu", "interpret"])
-def test_golden_all_backends(interpret, update_golden, in_root):
-    source = _render(Path("tests/golden/all_backends.yaml"), interpret)
-    golden = GOLDEN / f"all_backends{'.interpret' if interpret else ''}.py.txt"
+@pytest.mark.parametrize("name, interpret", [("all_backends", False), ("all_backends", True),
+                                             ("gluon", False)],
+                         ids=["gpu", "interpret", "gluon"])
+def test_golden(name, interpret, update_golden, in_root):
+    source = _render(Path(f"tests/golden/{name}.yaml"), interpret)
+    golden = GOLDEN / f"{name}{'.interpret' if interpret else ''}.py.txt"
     if update_golden:
         golden.write_text(source)
     assert source == golden.read_text(), "generated code changed: review, then --update-golden"

@@ -55,7 +55,12 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
     if "mma_dtype" in cfg:
         parts.append(f"{cfg['mma_dtype']} MMA")
     if "num_warps" in cfg:
-        parts.append(f"{cfg['num_warps']} warps, {cfg['num_stages']} stages")
+        stages = cfg["num_stages"]
+        parts.append(f"{cfg['num_warps']} warps, {stages} stage{'s' if stages > 1 else ''}")
+    if "v_parts" in cfg:
+        parts.append(f"V in {cfg['v_parts']} part{'s' if cfg['v_parts'] > 1 else ''}")
+    if cfg.get("pdl"):
+        parts.append("PDL merge")
     if "persistent" in cfg:
         parts.append("persistent" if cfg["persistent"] else "non-persistent")
     return ", ".join(parts)

@@ -16,7 +16,7 @@ from functools import partial
 from types import MappingProxyType
 from typing import Any
 
-from generator.core.backends import aiter, torch_bmm, triton
+from generator.core.backends import aiter, gluon, torch_bmm, triton
 from generator.core.contract import FP8_FORMATS  # noqa: F401  (re-exported for the spec)
 
 Q_MODES = ("bf16", "fp8_static", "fp8_dynamic")
@@ -73,8 +73,11 @@ class Backend:
     # Needs every KV segment of the batch to have the same length.
     uniform_kv_only: bool = False
     max_q_seq_len: int | None = None
-    # The head count must be a multiple of this.
+    # The head count must be a multiple of this, and at most max_num_heads.
     heads_multiple: int = 1
+    max_num_heads: int | None = None
+    # field -> the only values this backend takes (narrower than the spec's own ranges).
+    choices: Mapping[str, tuple] = field(default_factory=dict)
     # Triton's interpreter (or plain torch) can run it on a CPU.
     runs_on_cpu: bool = True
     # `gen check`'s strict bound on ||out - ref|| / ||ref|| against float32
@@ -192,6 +195,58 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     "merge": MERGES,
                 },
                 **_TRITON_COMMON_ENTRY,
+            ),
+            Backend(
+                name="gluon",
+                template="backends/gluon.py.j2",
+                plan=gluon.plan,
+                platforms=("cuda",),
+                # fp8 x fp8 score wgmmas: Q is quantised with the static scale.
+                q_modes=("fp8_static",),
+                kv_formats=("fp8",),
+                fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
+                        "pdl", "reduce_block_dv", "q_absmax"),
+                defaults={"cuda": MappingProxyType({
+                    "q_mode": "fp8_static",
+                    "kv_format": "fp8",
+                    # Measured on the H200 (PERF.md, 2026-11-30): 4 warps beat 8 on
+                    # every shape; V in two halves (v_parts 2) with a one-tile ring
+                    # (num_stages 1) fits two programs per SM and was fastest on
+                    # the large shapes (58.6% of HBM at b256 kv8192, against 50.8%
+                    # for one program with a 3-deep ring); PDL took about 1 us off
+                    # the small shapes' merge.
+                    "num_warps": 4,
+                    "num_stages": 1,
+                    "v_parts": 2,
+                    "pdl": True,
+                    "reduce_block_dv": 128,
+                    "q_absmax": 6.0,
+                })},
+                required=("splits",),
+                search_space={
+                    "splits": (1, 2, 4, 8, 16, 32, 64),
+                    "num_warps": (4, 8),
+                    "num_stages": (1, 2, 3),
+                    "v_parts": (1, 2),
+                    "pdl": (True, False),
+                },
+                choices={
+                    "num_warps": (4, 8),
+                    # The KV ring (36 KB a stage) and V in fp16 (64 KB / v_parts)
+                    # must fit the 227 KB a program may have.
+                    "num_stages": (1, 2, 3, 4),
+                    "v_parts": (1, 2),
+                },
+                stdlib=("functools",),
+                # One query token and 16 heads: the wgmma N the kernel is laid out for.
+                max_q_seq_len=1,
+                heads_multiple=16,
+                max_num_heads=16,
+                # Gluon has no interpreter: only a Hopper GPU runs it.
+                runs_on_cpu=False,
+                # Measured on the H200: 1.2e-3 to 1.8e-3 against float32 math on
+                # the same fp8 operands (uneven and empty segments included).
+                strict_bound=1e-2,
             ),
             Backend(
                 name="aiter",

@@ -59,6 +59,8 @@ class EntrySpec(_Strict):
     merge: str | None = None
     persistent: bool | None = None
     q_absmax: float | None = None
+    v_parts: int | None = None
+    pdl: bool | None = None
 
     def tuning(self) -> dict[str, Any]:
         """The tuning fields the user set (backend excluded)."""
@@ -298,6 +300,9 @@ class _Checker:
                          f"(allowed: {one_of(backend.kv_formats)})")
             elif field in _RANGES and not _RANGES[field][0](value):
                 self.add(loc + (field,), f"{value!r} is not {_RANGES[field][1]}")
+            elif field in backend.choices and value not in backend.choices[field]:
+                self.add(loc + (field,), f"{value!r} is not a {field} of backend {name!r} "
+                         f"(allowed: {one_of(backend.choices[field])})")
         for field in backend.required:
             if field not in values:
                 self.add(loc, f"{field} is required by backend {name!r}")
@@ -316,6 +321,9 @@ class _Checker:
         if shape.num_heads % backend.heads_multiple:
             self.add(loc + ("num_heads",), f"{shape.num_heads}: backend {backend.name!r} needs a "
                      f"multiple of {backend.heads_multiple}")
+        elif backend.max_num_heads is not None and shape.num_heads > backend.max_num_heads:
+            self.add(loc + ("num_heads",), f"{shape.num_heads} is more than backend "
+                     f"{backend.name!r} handles (at most {backend.max_num_heads})")
 
     def duplicates(self) -> None:
         seen: dict[tuple, int] = {}

@@ -72,8 +72,10 @@ class Row:
     pct_hbm: float
     floor_us: float
     over_floor: float
-    baseline_us: float | None
-    speedup: float | None
+    # baseline name -> its mean us on the same inputs, timed the same way (queued),
+    # and its output's ||out - ref|| / ||ref|| against the leaderboard's reference
+    baselines_us: dict[str, float]
+    baselines_rel_err: dict[str, float]
     lb_fail_fraction: float
 
 
@@ -167,17 +169,6 @@ def empty_launch_us(clock: Clock) -> float:
     return clock.time(lambda: _touch[(1,)](x), idle=False).median_us
 
 
-def naive_torch(data):
-    """The baseline: bf16 batched matmuls and float32 softmax, equal lengths, q_seq_len 1."""
-    import torch
-
-    q, kv_data, _, _, config = data
-    batch, kv_len = config["batch_size"], config["kv_seq_len"]
-    kv = kv_data["bf16"].view(batch, kv_len, QK_DIM)
-    scores = torch.bmm(q.view(batch, -1, QK_DIM), kv.transpose(1, 2)).float() * config["sm_scale"]
-    return torch.bmm(torch.softmax(scores, dim=-1).to(torch.bfloat16), kv[:, :, :KV_LORA])
-
-
 # ---------------------------------------------------------------------------
 # gen bench
 # ---------------------------------------------------------------------------
@@ -203,6 +194,7 @@ def bench_rows(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mi
     from generator.gpu.check import localize, runner_for
     from generator.gpu.harness import build_module, this_platform
     from generator.gpu.inputs import FP8_DTYPES
+    from generator.gpu.baselines import FlashInferMLA, flashinfer_available, naive_torch
     from generator.gpu.reference import leaderboard_reference
 
     spec, dropped = localize(load_spec(spec_path), this_platform(), interpret=False)
@@ -212,6 +204,7 @@ def bench_rows(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mi
     clock = Clock(l2_clear_mib, mode, max_seconds)
     hbm = hbm_rate_gbps()
     launch_us = empty_launch_us(clock)
+    flashinfer_error = flashinfer_available() if "flashinfer" in baselines else None
     cases = [uniform_case(r.tag, *r.key[:2], q_seq_len=r.key[2], num_heads=r.key[3])
              for r in plan.runners if not shapes or r.tag in shapes]
 
@@ -247,15 +240,25 @@ def bench_rows(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mi
         else:
             queued = clock.time(lambda d=data: module.custom_kernel(d), idle=False)
             idle = clock.time(lambda d=data: module.custom_kernel(d), idle=True)
-        base = None
+        base, base_err = {}, {}
+
+        def rel_err(result):
+            return ((result.float().reshape(lb.shape) - lb).norm() / lb.norm()).item()
+
         if "torch" in baselines:
-            base = clock.time(lambda d=data: naive_torch(d), idle=False).mean_us
+            base_err["torch"] = rel_err(naive_torch(data))
+            base["torch"] = clock.time(lambda d=data: naive_torch(d), idle=False).mean_us
+        if "flashinfer" in baselines and flashinfer_error is None:
+            mla = FlashInferMLA(data)
+            base_err["flashinfer"] = rel_err(mla.run())
+            base["flashinfer"] = clock.time(mla.run, idle=False).mean_us
+            del mla
         kv_bytes = sum(case.kv_lens) * KV_ROW_BYTES[runner.kv_format]
         floor = max(kv_bytes / (hbm * 1e3), launch_us)
         gbps = kv_bytes / (queued.mean_us * 1e3)
         rows.append(Row(case.name, runner.name, runner.backend, runner.kv_format, kv_bytes,
                         queued, idle, gbps, 100.0 * gbps / hbm, floor, queued.mean_us / floor,
-                        base, (base / queued.mean_us) if base else None, max(fails)))
+                        base, base_err, max(fails)))
         del data, out, lb
         torch.cuda.empty_cache()
         if progress:
@@ -283,7 +286,9 @@ def bench_rows(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mi
         "geomean_us": geomean([r.queued.mean_us for r in rows]),
         "geomean_idle_us": geomean([r.idle.mean_us for r in rows]),
         "geomean_floor_us": geomean([r.floor_us for r in rows]),
-        "geomean_baseline_us": geomean([r.baseline_us for r in rows]),
+        "geomean_baselines_us": {name: geomean([r.baselines_us.get(name) for r in rows])
+                                 for name in baselines if any(name in r.baselines_us for r in rows)},
+        "baselines_not_run": {"flashinfer": flashinfer_error} if flashinfer_error else {},
     }
 
 
@@ -321,8 +326,12 @@ def print_report(result: dict) -> None:
     from rich.table import Table
 
     table = Table(title=f"gen bench: {result['spec']} on {result['device']} ({result['mode']} mode)")
-    for col in ("shape", "backend", "KV", "mean us", "median", "min", "runs", "idle us",
-                "GB/s", "% HBM", "floor us", "x floor", "torch us", "speed-up", "LB fail"):
+    names = list(result["geomean_baselines_us"])
+    cols = ["shape", "backend", "KV", "mean us", "median", "min", "runs", "idle us", "GB/s",
+            "% HBM", "floor us", "x floor"]
+    for name in names:
+        cols += [f"{name} us", f"x {name}"]
+    for col in cols + ["LB fail"]:
         table.add_column(col, justify="right" if col not in ("shape", "backend", "KV") else "left")
     for r in result["rows"]:
         q = r["queued"]
@@ -330,21 +339,30 @@ def print_report(result: dict) -> None:
             r["shape"], r["backend"], r["kv_format"], f"{q['mean_us']:.2f}", f"{q['median_us']:.2f}",
             f"{q['min_us']:.2f}", str(q["runs"]), f"{r['idle']['mean_us']:.2f}", f"{r['gbps']:.0f}",
             f"{r['pct_hbm']:.1f}", f"{r['floor_us']:.2f}", f"{r['over_floor']:.2f}",
-            f"{r['baseline_us']:.2f}" if r["baseline_us"] else "-",
-            f"{r['speedup']:.2f}x" if r["speedup"] else "-", f"{r['lb_fail_fraction']:.2%}",
+            *[cell for name in names for cell in _baseline_cells(r, name)],
+            f"{r['lb_fail_fraction']:.2%}",
         )
     console = Console(width=None if sys.stdout.isatty() else 200)
     console.print(table)
     console.print(
         f"geomean {result['geomean_us']:.2f} us (idle {result['geomean_idle_us']:.2f} us, floor "
         f"{result['geomean_floor_us']:.2f} us)"
-        + (f", torch baseline {result['geomean_baseline_us']:.2f} us"
-           if result["geomean_baseline_us"] else "")
+        + "".join(f", {name} {value:.2f} us" for name, value in result["geomean_baselines_us"].items())
         + f"; HBM copy {result['hbm_copy_gbps']:.0f} GB/s, empty launch {result['empty_launch_us']:.2f} us;"
         f" commit {result['commit']}"
     )
     if result["not_run"]:
         console.print(f"not run on this machine: {', '.join(result['not_run'])}")
+    for name, why in result.get("baselines_not_run", {}).items():
+        console.print(f"baseline {name} not run: {why}")
+
+
+def _baseline_cells(row: dict, name: str) -> tuple[str, str]:
+    """A baseline's mean and the build's speed-up over it (above 1: the build is faster)."""
+    base = row["baselines_us"].get(name)
+    if not base:
+        return "-", "-"
+    return f"{base:.2f}", f"{base / row['queued']['mean_us']:.2f}x"
 
 
 def run_bench(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mib=None,

@@ -1,0 +1,93 @@
+"""gluon: Hopper MLA decode in Gluon (templates/backends/gluon.py.j2).
+
+Each KV tile (64 rows x 576 fp8) streams by TMA into a shared-memory ring;
+wgmma computes the scores with the KV rows as M (S^T = K Q^T, fp8 x fp8, so
+16 heads need no padding to M = 64) and the output transposed
+(O^T = V^T P^T, fp16, M = 512 / v_parts), V converted fp8 -> fp16 once per
+element into shared memory. Splits write normalised partials and their
+log-sum-exp; a Triton kernel merges them (launched with programmatic dependent
+launch when pdl is set, so that its launch overlaps the attention kernel).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from generator.core.backends.triton import TL_FP8
+from generator.core.contract import FP8_MAX, KV_LORA, QK_DIM
+from generator.core.plan import BackendPlan, Buffer, Const, Dtype, Launch, RunnerInput
+
+# KV rows per tile: the M of the score wgmma (64 per warpgroup).
+BLOCK_N = 64
+# The KV tile is loaded as column chunks of this width (a TMA box is at most
+# 256 wide; 64 fp8 bytes is one 64-byte swizzle row).
+DCHUNK = 64
+
+
+@dataclass(frozen=True)
+class GluonPlan:
+    splits: int
+    buffers: tuple[Buffer, ...]
+    # Bytes of shared memory the attention kernel's buffers take (the compiler
+    # adds a little scratch): the KV ring, fp16 V, fp8 Q, fp16 P.
+    smem_bytes: int
+    # The merge kernel waits for the attention kernel with griddepcontrol.
+    pdl: bool
+    # The target's fp8 type.
+    fp8: Dtype
+
+
+def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
+    _, _, _, num_heads = runner.key  # keyed shapes only (registry: not general)
+    splits = cfg["splits"]
+    merge = splits > 1
+    stem = f"mla_{runner.tag}_gluon" + (f"_split{splits}" if merge else "")
+    q_scale = cfg["q_absmax"] / FP8_MAX[runner.fp8_format]
+    stages, v_parts = cfg["num_stages"], cfg["v_parts"]
+    smem = (stages * BLOCK_N * QK_DIM + BLOCK_N * (KV_LORA // v_parts) * 2
+            + num_heads * QK_DIM + BLOCK_N * num_heads * 2)
+    batch, total_q = runner.sizes.batch, runner.sizes.total_q
+    attend = Launch(
+        kernel=stem,
+        family="attend",
+        constexprs=(
+            Const("NUM_HEADS", num_heads),
+            Const("NUM_SPLITS", splits),
+            Const("STAGES", stages),
+            Const("V_PARTS", v_parts),
+            Const("Q_SCALE", q_scale),
+            Const("FP8", Dtype(TL_FP8[runner.fp8_format])),
+            Const("WRITE_PARTIAL", merge),
+        ),
+        grid=(batch, splits),
+        options=(("num_warps", cfg["num_warps"]),),
+    )
+    launches = [attend]
+    out = Buffer("out", (total_q, num_heads, KV_LORA), "bfloat16")
+    buffers: tuple[Buffer, ...] = (out,)
+    if merge:
+        block_dv = cfg["reduce_block_dv"]
+        buffers = (
+            Buffer("part_o", (splits, total_q, num_heads, KV_LORA), "float32"),
+            Buffer("part_lse", (splits, total_q, num_heads), "float32"),
+            out,
+        )
+        launches.append(Launch(
+            kernel=f"{stem}_merge",
+            family="merge",
+            constexprs=(
+                Const("NUM_HEADS", num_heads),
+                Const("NUM_SPLITS", splits),
+                Const("BLOCK_DV", block_dv),
+                Const("PDL", cfg["pdl"]),
+            ),
+            grid=(total_q, KV_LORA // block_dv),
+            options=(("num_warps", 4),) + ((("launch_pdl", True),) if cfg["pdl"] else ()),
+        ))
+    return BackendPlan(
+        launches=tuple(launches),
+        detail=GluonPlan(splits=splits, buffers=buffers, smem_bytes=smem, pdl=cfg["pdl"],
+                         fp8=Dtype(TL_FP8[runner.fp8_format])),
+        q_scale=q_scale,
+    )
