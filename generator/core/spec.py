@@ -331,6 +331,10 @@ class _Checker:
         if shape.num_heads % backend.heads_multiple:
             self.add(loc + ("num_heads",), f"{shape.num_heads}: backend {backend.name!r} needs a "
                      f"multiple of {backend.heads_multiple}")
+        if backend.limits is not None:
+            cfg = {**backend.defaults_for(self.spec.target.platform), **values}
+            for field, msg in backend.limits(shape.num_heads, shape.kv_len, cfg):
+                self.add(loc + (field,), msg)
 
     def duplicates(self) -> None:
         seen: dict[tuple, int] = {}
