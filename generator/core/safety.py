@@ -108,10 +108,19 @@ def printable(text: str) -> str:
 
 
 def py_str(value: str) -> str:
-    """A Python string literal for value (repr: quotes and control characters escaped)."""
+    """A double-quoted Python string literal that evaluates to value: printable
+    ASCII kept, quote and backslash escaped, everything else as \\x, \\u or
+    \\U escapes (unlike JSON, exact for characters beyond the BMP too)."""
     if not isinstance(value, str):
         raise TypeError(f"py_str expects a str, got {type(value).__name__}")
-    return repr(value)
+    return '"' + printable(value).replace('"', '\\"') + '"'
+
+
+def header_line(line: str) -> str:
+    """A header line, re-checked at render time (the spec stage already has)."""
+    if not valid_header_line(line):
+        raise ValueError(f"header line {line!r} is outside the header character set")
+    return line
 
 
 def comment(text: str) -> str:
@@ -120,9 +129,10 @@ def comment(text: str) -> str:
 
 
 def docstring(text: str) -> str:
-    """Text for the inside of a triple-double-quoted docstring: printable ASCII,
-    backslashes doubled and every double quote escaped, so nothing can close it."""
-    return printable(text).replace('"', '\\"')
+    """Text for the inside of a triple-double-quoted docstring: its value at run
+    time is comment(text); every backslash and double quote is escaped, so
+    nothing can close the docstring or start an escape sequence."""
+    return printable(text).replace("\\", "\\\\").replace('"', '\\"')
 
 
 def output_path(build_dir: Path, name: str) -> Path:
