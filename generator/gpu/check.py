@@ -229,6 +229,25 @@ def select_cases(spec, plan, shapes, small: bool) -> list[Case]:
     return cases
 
 
+def filter_tags(spec: Spec, kept: Spec, shapes, with_fallback: bool = True) -> set[str]:
+    """The entries a --shapes filter names, checked: every tag must be one of the
+    spec's entries (a typo is an error, not zero cases), and at least one must
+    be able to run on this machine. kept is spec localized to this machine."""
+    from generator.core.planner import tag_of
+    from generator.errors import UserError
+
+    valid = [tag_of(s) for s in spec.shapes] + (["fallback"] if with_fallback else [])
+    unknown = [s for s in shapes if s not in valid]
+    if unknown:
+        raise UserError(f"{spec.path}: --shapes {', '.join(unknown)}: no such entry "
+                        f"(valid: {', '.join(valid)})")
+    runnable = {tag_of(s) for s in kept.shapes} | ({"fallback"} if with_fallback else set())
+    if not runnable & set(shapes):
+        raise UserError(f"{spec.path}: --shapes {', '.join(shapes)}: none of these entries can "
+                        f"run on this machine (runnable: {', '.join(sorted(runnable))})")
+    return set(shapes)
+
+
 def run_checks(spec_path, shapes=(), interpret=False, seed=1, json_path=None) -> bool:
     """Check every case, print a table, return True when all pass."""
     import torch
@@ -240,10 +259,24 @@ def run_checks(spec_path, shapes=(), interpret=False, seed=1, json_path=None) ->
     if not interpret and not torch.cuda.is_available():
         raise UserError("no GPU found: run on a GPU, or pass --interpret to use Triton's "
                         "interpreter on the CPU")
+    if shapes:
+        from generator.core.planner import tag_of
+        from generator.gpu.harness import this_platform
+
+        original = load_spec(spec_path)
+        kept, _ = localize(original, this_platform(), interpret)
+        wanted = filter_tags(original, kept, shapes)
     spec, plan, module, dropped = prepare(spec_path, interpret)
+    if shapes:
+        # Interpreter builds shrink each key (and so its tag): match by position.
+        shapes = tuple(r.tag for r, s in zip(plan.runners, kept.shapes, strict=True)
+                       if tag_of(s) in wanted) + (("fallback",) if "fallback" in wanted else ())
     device = "cpu" if interpret else "cuda"
     results = []
-    for i, case in enumerate(select_cases(spec, plan, shapes, small=interpret)):
+    cases = select_cases(spec, plan, shapes, small=interpret)
+    if not cases:
+        raise UserError(f"{spec_path}: no case to check (--shapes {', '.join(shapes)})")
+    for i, case in enumerate(cases):
         results.append(check_case(module, spec, plan, case, seed + 2 * i, device))
 
     table = Table(title=f"gen check: {spec_path} ({'interpreter' if interpret else torch.cuda.get_device_name()})")
