@@ -8,6 +8,7 @@ PY := $(VENV)/bin/python
 
 $(VENV)/.base: pyproject.toml
 	python3 -m venv $(VENV)
+	mkdir -p .setuptools-build
 	$(PY) -m pip install -q -e .
 	touch $@
 

@@ -3,11 +3,13 @@ message on stderr without a traceback, exit code 2."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 
 from generator import __version__
 from generator.errors import GenError, UserError
@@ -29,10 +31,23 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except UserError as exc:
-            err_console.print(f"[red]error:[/red] {exc}", markup=True, soft_wrap=True)
+            err_console.print(f"[red]error:[/red] {escape(str(exc))}", markup=True,
+                              soft_wrap=True)
             sys.exit(exc.exit_code)
         except GenError as exc:
-            err_console.print(f"[red]gen failed:[/red] {exc}", markup=True, soft_wrap=True)
+            err_console.print(f"[red]gen failed:[/red] {escape(str(exc))}", markup=True,
+                              soft_wrap=True)
+            sys.exit(1)
+        except (KeyboardInterrupt, click.exceptions.Exit, click.ClickException, SystemExit):
+            raise
+        except Exception as exc:
+            # Not the user's doing: say so in one line, exit 1; GEN_DEBUG=1 shows where.
+            if os.environ.get("GEN_DEBUG"):
+                raise
+            first = (str(exc).splitlines() or [""])[0]
+            err_console.print(f"[red]gen internal error[/red] (a bug in gen; GEN_DEBUG=1 shows "
+                              f"the traceback): {type(exc).__name__}: {escape(first)}",
+                              markup=True, soft_wrap=True)
             sys.exit(1)
 
 
@@ -73,16 +88,18 @@ def build(spec, build_dir, check_only, show_diff):
                 click.echo(o.diff(), nl=False)
         if check_only:
             for o in stale:
-                click.echo(f"stale: {o.path.as_posix()} (differs from what {o.spec_path} produces;"
-                           " run `gen build`)", err=True)
+                why = "is not UTF-8 text" if o.corrupt else f"differs from what {o.spec_path} produces"
+                click.echo(f"stale: {o.shown} ({why}; run `gen build`)", err=True)
             if stale:
                 sys.exit(1)
-            click.echo(f"up to date: {', '.join(o.path.as_posix() for o in outputs)}")
+            click.echo(f"up to date: {', '.join(o.shown for o in outputs)}")
         return
+    corrupt = {o.path for o in outputs if o.corrupt}
     written = {o.path for o in write_outputs(outputs)}
     for o in outputs:
         state = "wrote" if o.path in written else "unchanged"
-        click.echo(f"{state}: {o.path.as_posix()} (from {o.spec_path})")
+        note = ", replacing a file that was not UTF-8 text" if o.path in corrupt else ""
+        click.echo(f"{state}: {o.shown} (from {o.spec_path}{note})")
 
 
 @main.command()

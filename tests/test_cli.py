@@ -121,3 +121,18 @@ def test_gpu_commands_refuse_without_a_gpu(project):
 def test_help_is_available(command):
     result = gen(*command, "--help")
     assert result.exit_code == 0 and "Usage:" in result.output
+
+
+def test_check_with_a_filter_that_matches_nothing_is_an_error(project):
+    result = CliRunner().invoke(main, ["check", "--interpret", "--spec", "specs/h200.yaml",
+                                       "--shapes", "bogus"])
+    assert result.exit_code == 2
+    assert "--shapes bogus: no such entry (valid: b4_kv1024, " in result.output
+    assert "fallback)" in result.output
+
+
+def test_check_with_a_filter_of_entries_that_cannot_run_here_is_an_error(project):
+    result = CliRunner().invoke(main, ["check", "--interpret", "--spec", "specs/mi355x.yaml",
+                                       "--shapes", "b256_kv8192"])
+    assert result.exit_code == 2
+    assert "none of these entries can run on this machine" in result.output

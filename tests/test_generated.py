@@ -93,3 +93,26 @@ def test_runners_allocate_nothing_per_call(path):
         if isinstance(fn, ast.FunctionDef) and fn.name.startswith("run_"):
             calls = {ast.unparse(c.func) for c in ast.walk(fn) if isinstance(c, ast.Call)}
             assert not calls & {"torch.empty", "torch.zeros", "torch.full", "torch.tensor"}, fn.name
+
+
+@pytest.mark.parametrize("path", SPECS, ids=lambda p: p.stem)
+def test_docstring_says_outputs_are_reused_across_calls(path):
+    _, source = generated(path)
+    doc = " ".join(ast.get_docstring(ast.parse(source)).split())
+    assert "Output buffers are reused" in doc
+    assert "the next call of the same runner overwrites the tensor an earlier call returned" in doc
+
+
+def test_a_runner_returns_the_same_tensor_on_every_call_as_documented():
+    import torch
+
+    from generator.gpu.check import prepare
+    from generator.gpu.inputs import make_inputs, uniform_case
+
+    spec, plan, module, _ = prepare(ROOT / "tests/specs/mutants.yaml", interpret=True)
+    shape = spec.shapes[0]
+    case = uniform_case("m", shape.batch, shape.kv_len)
+    first = module.custom_kernel(make_inputs(case, 1, "cpu"))
+    kept = first.clone()
+    second = module.custom_kernel(make_inputs(case, 2, "cpu"))
+    assert second is first and not torch.equal(second, kept)

@@ -132,8 +132,8 @@ def test_templates_and_stdlib_follow_backends():
     h200 = plan_of("  - {batch: 4, kv_len: 64, backend: torch_bmm}")
     assert h200.templates == ("backends/torch_bmm.py.j2", "backends/triton.py.j2")
     assert h200.stdlib == ("functools",)
-    m = plan_of("  - {batch: 4, kv_len: 64, backend: aiter, splits: 2, persistent: true}\n"
-                "  - {batch: 8, kv_len: 64, backend: aiter, splits: 2, q_mode: fp8_dynamic}",
+    m = plan_of("  - {batch: 4, kv_len: 256, backend: aiter, splits: 2, persistent: true}\n"
+                "  - {batch: 8, kv_len: 256, backend: aiter, splits: 2, q_mode: fp8_dynamic}",
                 target=ROCM)
     assert m.templates == ("backends/triton.py.j2", "backends/aiter.py.j2")
     assert [r.detail.quant for r in m.runners] == ["static_per_tensor_quant",
@@ -141,7 +141,7 @@ def test_templates_and_stdlib_follow_backends():
 
 
 def test_aiter_plan_fields():
-    r = plan_of("  - {batch: 4, kv_len: 64, backend: aiter, splits: 2}", target=ROCM).runners[0]
+    r = plan_of("  - {batch: 4, kv_len: 256, backend: aiter, splits: 2}", target=ROCM).runners[0]
     a = r.detail
     assert (a.quant, a.q_dtype, a.kv_dtype, a.splits) == ("static_per_tensor_quant", "fp8", "fp8", 2)
     assert r.q_scale == pytest.approx(6.0 / 448.0) and not a.persistent and r.launches == ()

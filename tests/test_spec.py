@@ -1,5 +1,6 @@
 """Spec validation: every user mistake is one located, explained line."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -69,3 +70,63 @@ def test_defaults_are_not_filled_by_the_spec_stage():
 def test_missing_file_is_a_user_error():
     with pytest.raises(SpecError, match="cannot read"):
         load_spec("no/such/spec.yaml")
+
+
+def test_spec_that_is_not_utf8_is_one_located_error(tmp_path):
+    path = tmp_path / "latin1.yaml"
+    data = b"target: {name: t, platform: cuda, fp8_format: e4m3fn}\n# caf\xe9\n"
+    path.write_bytes(data)
+    with pytest.raises(SpecError) as info:
+        load_spec(path)
+    offset = data.index(b"\xe9")
+    assert str(info.value) == f"{path}:2: not UTF-8 text (byte 0xe9 at offset {offset})"
+
+
+def test_oversized_spec_is_refused_without_reading_it_all(tmp_path):
+    from generator.core import safety
+
+    path = tmp_path / "big.yaml"
+    path.write_bytes(b"#" * (safety.MAX_SPEC_BYTES + 10))
+    with pytest.raises(SpecError, match=r"big.yaml: cannot read: larger than 1024 KiB"):
+        load_spec(path)
+
+
+def test_a_folder_as_spec_is_a_user_error(tmp_path):
+    with pytest.raises(SpecError, match="cannot read"):
+        load_spec(tmp_path)
+
+
+def test_alias_bomb_stops_fast():
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(SpecError, match="more than 100000 values"):
+        load_spec(ROOT / "tests/bad_specs/alias_bomb.yaml")
+    assert time.perf_counter() - start < 5
+
+
+def test_aliases_within_the_bound_still_work():
+    spec = parse_spec(
+        "target: {name: t, platform: cuda, fp8_format: e4m3fn}\n"
+        "shapes:\n  - &s {batch: 2, kv_len: 64, backend: triton_split, splits: 4}\n"
+        "  - {<<: *s, batch: 3}\n"
+        "fallback: {backend: triton_split, splits: 4}\n",
+        "t.yaml",
+    )
+    assert [s.batch for s in spec.shapes] == [2, 3] and spec.shapes[1].splits == 4
+
+
+@pytest.mark.parametrize("name", ["h200", "mi355x", "A_1", "x" * 64])
+def test_target_names_that_are_identifiers_are_accepted(name):
+    spec = parse_spec(f"target: {{name: {name}, platform: cuda, fp8_format: e4m3fn}}\n"
+                      "shapes: []\nfallback: {backend: triton_split, splits: 2}\n", "t.yaml")
+    assert spec.target.name == name and spec.name_line == 1
+
+
+@pytest.mark.parametrize("name", ["../../etc", "/abs", ".", "", "a/submission.py", "x" * 300,
+                                  "1abc", "a.b", "a-b", "caf\u00e9", "a\nb"])
+def test_target_names_that_could_leave_the_build_folder_are_refused(name):
+    text = ("target: {name: %s, platform: cuda, fp8_format: e4m3fn}\n"
+            "shapes: []\nfallback: {backend: triton_split, splits: 2}\n") % json.dumps(name)
+    with pytest.raises(SpecError, match=r"t.yaml:1: target.name: .* is not a target name"):
+        parse_spec(text, "t.yaml")

@@ -14,7 +14,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import UserError
+from generator.core import safety
+from generator.errors import GenError, UserError
 from generator.core.planner import build_plan
 from generator.core.render import render
 from generator.core.spec import load_spec
@@ -25,30 +26,70 @@ BUILD_DIR = Path("build")
 
 @dataclass(frozen=True)
 class Output:
+    """One rendered file: where it goes (path as shown, dest resolved inside
+    the build folder), its source, and where in the spec its name comes from."""
+
     spec_path: str
     path: Path
     source: str
+    dest: Path | None = None
+    # "specs/x.yaml:3: target.name": what a failure after rendering points at.
+    where: str = ""
+
+    @property
+    def target(self) -> Path:
+        return self.dest if self.dest is not None else self.path
+
+    def _read(self) -> tuple[str | None, bool]:
+        """(text on disk or None when absent, whether it was not valid UTF-8)."""
+        try:
+            data = self.target.read_bytes()
+        except FileNotFoundError:
+            return None, False
+        except IsADirectoryError:
+            raise UserError(self.problem(f"cannot read {self.shown}: it is a folder")) from None
+        except OSError as exc:
+            raise UserError(self.problem(f"cannot read {self.shown}: {_reason(exc)}")) from None
+        try:
+            return data.decode("utf-8"), False
+        except UnicodeDecodeError:
+            return data.decode("utf-8", errors="replace"), True
 
     def on_disk(self) -> str | None:
-        try:
-            return self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return None
+        return self._read()[0]
+
+    @property
+    def corrupt(self) -> bool:
+        """The file on disk is not UTF-8 text (a build replaces it)."""
+        return self._read()[1]
 
     @property
     def stale(self) -> bool:
-        return self.on_disk() != self.source
+        old, corrupt = self._read()
+        return corrupt or old != self.source
+
+    @property
+    def shown(self) -> str:
+        return safety.printable(self.path.as_posix())
+
+    def problem(self, message: str) -> str:
+        return f"{self.where}: {message}" if self.where else message
 
     def diff(self) -> str:
-        old = self.on_disk() or ""
+        old, corrupt = self._read()
+        note = " (not UTF-8 text)" if corrupt else ""
         return "".join(
             difflib.unified_diff(
-                old.splitlines(keepends=True),
+                (old or "").splitlines(keepends=True),
                 self.source.splitlines(keepends=True),
-                fromfile=f"a/{self.path.as_posix()}",
-                tofile=f"b/{self.path.as_posix()}",
+                fromfile=f"a/{self.shown}{note}",
+                tofile=f"b/{self.shown}",
             )
         )
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
 
 
 def default_specs() -> list[Path]:
@@ -68,37 +109,90 @@ def _display_path(path: Path) -> str:
 
 
 def render_outputs(spec_paths: list[Path], build_dir: Path = BUILD_DIR) -> list[Output]:
-    """Render every spec (in memory); raises on the first invalid spec, writes nothing."""
+    """Render every spec (in memory); raises on the first invalid spec, writes nothing.
+
+    Each output path is build_dir/<target.name>/submission.py resolved (symlinks
+    followed): it must stay inside the resolved build folder, and no two specs
+    may map to the same file."""
     outputs: list[Output] = []
     seen: dict[str, str] = {}
     for spec_path in spec_paths:
         spec = load_spec(spec_path)
         spec = dataclasses.replace(spec, path=_display_path(Path(spec_path)))
-        if spec.target.name in seen:
-            raise UserError(
-                f"{spec.path}: target {spec.target.name!r} is also built by {seen[spec.target.name]}"
-            )
-        seen[spec.target.name] = spec.path
-        source = render(build_plan(spec), spec)
-        outputs.append(Output(spec.path, build_dir / spec.target.name / "submission.py", source))
+        where = f"{spec.path}:{spec.name_line}: target.name" if spec.name_line else spec.path
+        path = build_dir / spec.target.name / "submission.py"
+        try:
+            dest = safety.output_path(build_dir, spec.target.name)
+        except (ValueError, OSError) as exc:
+            raise UserError(f"{where}: {spec.target.name!r}: {exc}") from None
+        key = os.path.normcase(str(dest)).casefold()
+        if key in seen:
+            raise UserError(f"{where}: target {spec.target.name!r} writes {path.as_posix()}, "
+                            f"which is also built by {seen[key]}")
+        seen[key] = spec.path
+        try:
+            source = render(build_plan(spec), spec)
+        except GenError as exc:
+            raise GenError(f"{spec.path}: {exc}") from None
+        outputs.append(Output(spec.path, path, source, dest, where))
     return outputs
 
 
-def write_atomic(path: Path, text: str) -> None:
+def _file_mode() -> int:
+    """0666 less the process umask: the mode an ordinary file gets (mkstemp's is 0600)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def _stage(path: Path, text: str) -> Path:
+    """Write text to a new temporary file beside path, with the ordinary file
+    mode; return its name. Creates the parent folders."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, _file_mode())
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
-        os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
+        raise
+    return Path(tmp)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    tmp = _stage(path, text)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
         raise
 
 
 def write_outputs(outputs: list[Output]) -> list[Output]:
-    """Write the outputs that differ from disk; return those written."""
+    """Write the outputs that differ from disk (or are not UTF-8); return those written.
+
+    All or nothing: every new file is first written in full to a temporary
+    file beside its destination (which proves each folder writable and each
+    destination a file), and only then are they renamed over their targets."""
     written = [o for o in outputs if o.stale]
-    for o in written:
-        write_atomic(o.path, o.source)
+    staged: list[tuple[Output, Path]] = []
+    try:
+        for o in written:
+            if o.target.is_dir():
+                raise UserError(o.problem(f"cannot write {o.shown}: it is a folder"))
+            try:
+                staged.append((o, _stage(o.target, o.source)))
+            except OSError as exc:
+                raise UserError(o.problem(f"cannot write {o.shown}: {_reason(exc)}")) from None
+        for i, (o, tmp) in enumerate(staged):
+            try:
+                os.replace(tmp, o.target)
+            except OSError as exc:
+                done = ", ".join(p.shown for p, _ in staged[:i]) or "none"
+                raise UserError(o.problem(f"cannot replace {o.shown}: {_reason(exc)} "
+                                          f"(already replaced: {done})")) from None
+    finally:
+        for _, tmp in staged:
+            tmp.unlink(missing_ok=True)
     return written

@@ -78,6 +78,10 @@ class Backend:
     max_num_heads: int | None = None
     # field -> the only values this backend takes (narrower than the spec's own ranges).
     choices: Mapping[str, tuple] = field(default_factory=dict)
+    # What the library behind the backend cannot run, beyond the limits above:
+    # (num_heads, kv_len, resolved fields) -> [(field, message)], checked by
+    # the spec stage on every keyed shape (see generator/core/backends/).
+    limits: Callable | None = None
     # Triton's interpreter (or plain torch) can run it on a CPU.
     runs_on_cpu: bool = True
     # `gen check`'s strict bound on ||out - ref|| / ||ref|| against float32
@@ -271,7 +275,11 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 stdlib=("functools",),
                 needs_aiter=True,
                 uniform_kv_only=True,
+                # The runner builds qo_indptr with one row per batch element and
+                # passes max_seqlen_q = 1: further query rows would never be written.
+                max_q_seq_len=1,
                 heads_multiple=16,
+                limits=aiter.limits,
                 runs_on_cpu=False,
                 strict_bound=6e-2,
             ),

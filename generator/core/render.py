@@ -18,6 +18,7 @@ from pathlib import Path
 import jinja2
 
 from generator import __version__
+from generator.core import safety
 from generator.core.contract import KV_LORA, QK_DIM, ROPE_DIM
 from generator.core.plan import Dtype, Dyn, Plan
 from generator.core.spec import Spec
@@ -50,6 +51,10 @@ def literal(value) -> str:
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
+    """The one Jinja environment. Text that comes from a spec reaches the
+    output only through a filter made for its context (generator/core/safety.py):
+    py_str (a string literal), comment (one comment line), docstring (inside
+    triple double quotes), header_line (re-checked header line)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)),
         undefined=jinja2.StrictUndefined,
@@ -63,6 +68,12 @@ def environment() -> jinja2.Environment:
     env.filters["or_none"] = lambda name, names: name if name in names else "None"
     env.filters["extract"] = lambda key, mapping: mapping[key]
     env.tests["dyn"] = lambda value: isinstance(value, Dyn)
+    env.filters.update(
+        py_str=safety.py_str,
+        comment=safety.comment,
+        docstring=safety.docstring,
+        header_line=safety.header_line,
+    )
     env.globals.update(qk_dim=QK_DIM, kv_lora=KV_LORA, rope_dim=ROPE_DIM)
     return env
 

@@ -19,7 +19,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
-from generator.core import registry
+from generator.core import registry, safety
 from generator.core.contract import DEFAULT_HEADS, FP8_FORMATS
 from generator.core.registry import MERGES, MMA_DTYPES, MMA_M, PLATFORMS, TARGET_TRITON_OPTIONS
 from generator.errors import SpecError, SpecIssue, did_you_mean, one_of
@@ -97,6 +97,9 @@ class Spec:
     target: TargetSpec
     shapes: tuple[ShapeSpec, ...]
     fallback: EntrySpec
+    # Line of target.name: where a failure after rendering (writing the
+    # target's file) points.
+    name_line: int | None = None
 
 
 # --------------------------------------------------------------------------
@@ -117,7 +120,10 @@ def _line_of(doc: Any, loc: tuple, key_line: bool) -> int | None:
     node, line = doc, 1
     for part in loc:
         if isinstance(node, CommentedMap) and part in node:
-            line = (node.lc.key(part) if key_line else node.lc.value(part))[0] + 1
+            # An empty value (`fallback:`) has no token of its own: ruamel
+            # places it on the next token's line, so point at its key instead.
+            on_key = key_line or node[part] is None
+            line = (node.lc.key(part) if on_key else node.lc.value(part))[0] + 1
             node = node[part]
         elif isinstance(node, CommentedSeq) and isinstance(part, int) and part < len(node):
             line = node.lc.item(part)[0] + 1
@@ -236,6 +242,10 @@ class _Checker:
 
     def target(self) -> None:
         t = self.spec.target
+        if not safety.valid_target_name(t.name):
+            self.add(("target", "name"), f"{t.name!r} is not a target name (allowed: "
+                     f"{safety.TARGET_NAME_PATTERN}: a letter, then letters, digits or "
+                     "underscores; at most 64 characters)")
         aiter_platforms = sorted({p for b in registry.BACKENDS.values() if b.needs_aiter
                                   for p in b.platforms})
         if t.aiter and t.platform not in aiter_platforms:
@@ -253,12 +263,17 @@ class _Checker:
                     key_line=True,
                 )
         for i, line in enumerate(t.header):
-            if not line.startswith("#!") or "\n" in line:
-                self.add(("target", "header", i), f"{line!r} must be one line starting with '#!'")
-        for key in t.env:
-            if not key.isidentifier():
+            if not safety.valid_header_line(line):
+                self.add(("target", "header", i), f"{line!r} is not a header line (allowed: "
+                         "'#!' then printable ASCII, no control characters, at most 200 "
+                         "characters)")
+        for key, value in t.env.items():
+            if not key.isidentifier() or not key.isascii():
                 self.add(("target", "env", key), f"{key!r} is not an environment variable name",
                          key_line=True)
+            if "\0" in value:
+                self.add(("target", "env", key), f"{value!r}: an environment value cannot "
+                         "contain a NUL byte")
 
     def shape_key(self, loc: tuple, shape: ShapeSpec) -> None:
         for name, (lo, hi) in _KEY_RANGES.items():
@@ -324,6 +339,10 @@ class _Checker:
         elif backend.max_num_heads is not None and shape.num_heads > backend.max_num_heads:
             self.add(loc + ("num_heads",), f"{shape.num_heads} is more than backend "
                      f"{backend.name!r} handles (at most {backend.max_num_heads})")
+        if backend.limits is not None:
+            cfg = {**backend.defaults_for(self.spec.target.platform), **values}
+            for field, msg in backend.limits(shape.num_heads, shape.kv_len, cfg):
+                self.add(loc + (field,), msg)
 
     def duplicates(self) -> None:
         seen: dict[tuple, int] = {}
@@ -352,33 +371,45 @@ def parse_spec(text: str, path: str) -> Spec:
         line = mark.line + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise SpecError([SpecIssue(path, line, "", f"invalid YAML: {problem}")]) from None
+    except (ValueError, TypeError, RecursionError) as exc:
+        # ruamel's constructors raise these on malformed scalars and on
+        # pathological nesting; still the spec's fault, still one line.
+        first = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise SpecError([SpecIssue(path, 1, "", f"invalid YAML: {first}")]) from None
     if not isinstance(doc, CommentedMap):
         raise SpecError([SpecIssue(path, 1, "", "the spec must be a mapping with keys "
                                    "target, shapes, fallback")])
     try:
-        model = SpecFile.model_validate(_plain(doc))
+        plain = safety.plain_bounded(doc)
+    except safety.LimitExceeded as exc:
+        raise SpecError([SpecIssue(path, exc.line, "", f"spec too large: {exc}")]) from None
+    try:
+        model = SpecFile.model_validate(plain)
     except ValidationError as exc:
         raise SpecError([_pydantic_issue(path, doc, e) for e in exc.errors()]) from None
     issues = _Checker(path, doc, model).run()
     if issues:
         raise SpecError(issues)
-    return Spec(path, text, model.target, tuple(model.shapes), model.fallback)
+    name_line = _line_of(doc, ("target", "name"), False)
+    return Spec(path, text, model.target, tuple(model.shapes), model.fallback, name_line)
 
 
 def load_spec(path: str | Path) -> Spec:
-    """Read and validate one spec file."""
+    """Read and validate one spec file (UTF-8, at most safety.MAX_SPEC_BYTES)."""
     p = Path(path)
+    shown = safety.printable(str(path))
     try:
-        text = p.read_text(encoding="utf-8")
+        data = safety.read_spec_bytes(p)
     except OSError as exc:
-        raise SpecError([SpecIssue(str(path), None, "", f"cannot read: {exc.strerror}")]) from None
-    return parse_spec(text, str(path))
-
-
-def _plain(node: Any) -> Any:
-    """ruamel's commented containers as plain dicts and lists."""
-    if isinstance(node, dict):
-        return {str(k) if not isinstance(k, str) else k: _plain(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_plain(v) for v in node]
-    return node
+        reason = exc.strerror or type(exc).__name__
+        raise SpecError([SpecIssue(shown, None, "", f"cannot read: {reason}")]) from None
+    except ValueError as exc:
+        raise SpecError([SpecIssue(shown, None, "", f"cannot read: {exc}")]) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        byte = data[exc.start]
+        raise SpecError([SpecIssue(shown, line, "", f"not UTF-8 text (byte 0x{byte:02x} at "
+                                   f"offset {exc.start})")]) from None
+    return parse_spec(text, shown)

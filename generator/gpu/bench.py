@@ -197,7 +197,12 @@ def bench_rows(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mi
     from generator.gpu.baselines import FlashInferMLA, flashinfer_available, naive_torch
     from generator.gpu.reference import leaderboard_reference
 
-    spec, dropped = localize(load_spec(spec_path), this_platform(), interpret=False)
+    original = load_spec(spec_path)
+    spec, dropped = localize(original, this_platform(), interpret=False)
+    if shapes:
+        from generator.gpu.check import filter_tags
+
+        filter_tags(original, spec, shapes, with_fallback=False)
     plan, module = build_module(spec)
     fp8 = FP8_DTYPES[spec.target.fp8_format]
     l2_clear_mib = l2_clear_mib_for(mode, l2_clear_mib)

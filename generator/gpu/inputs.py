@@ -34,6 +34,8 @@ class Case:
     # Multiplies the bf16 KV (and so every score): large values make a
     # softmax without max-subtraction overflow.
     kv_gain: float = 1.0
+    # Multiplies q: q ~ N(0, q_gain^2) probes a static Q scale's margin.
+    q_gain: float = 1.0
     tags: tuple[str, ...] = field(default=())
 
     @property
@@ -150,6 +152,8 @@ def make_inputs(case: Case, seed: int, device: str | torch.device, fp8_format="e
     q = torch.randn((total_q, case.num_heads, QK_DIM), dtype=torch.bfloat16, device=device,
                     generator=gen)
     kv = torch.randn((total_kv, 1, QK_DIM), dtype=torch.bfloat16, device=device, generator=gen)
+    if case.q_gain != 1.0:
+        q = q * case.q_gain
     if case.kv_gain != 1.0:
         kv = kv * case.kv_gain
     packed, scales = quantize_mxfp4(kv.view(total_kv, QK_DIM))
