@@ -141,9 +141,10 @@ def check(spec, shapes, interpret, seed, json_path):
                    "the optional extra `pip install .[flashinfer]`).")
 @click.option("--l2-clear-mib", type=int, default=None,
               help="Size of the buffer written before each timed call to clear the L2 cache. "
-                   "Default: 1024 in benchmark mode; 32768 in leaderboard mode, where the host "
-                   "work between calls lets the GPU clock down and a short clear under-reports "
-                   "(PERF.md); at most a quarter of the GPU's memory.")
+                   "Default: 8192 in benchmark mode, long enough to hide the runner's host "
+                   "work as the leaderboard's clear does; 32768 in leaderboard mode, where the "
+                   "host work between calls lets the GPU clock down and a short clear "
+                   "under-reports (PERF.md); at most a quarter of the GPU's memory.")
 @click.option("--max-seconds", default=10.0, show_default=True,
               help="Time budget per shape (the leaderboard's stop rule also applies).")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), help="Write results as JSON.")

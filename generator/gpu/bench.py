@@ -34,8 +34,12 @@ TARGET_REL_SEM = 0.001
 # checks inputs between calls and the GPU idles: a 1 GiB clear (~0.25 ms) left
 # the clocks low and the geomean read 103 us; a 32 GiB clear (~8 ms of work,
 # as the leaderboard's 64 GiB randn keeps the GPU busy) read 75 us, the same
-# as benchmark mode (H200, 2026-11-30, PERF.md).
-DEFAULT_L2_CLEAR_MIB = {"benchmark": 1024, "leaderboard": 32768}
+# as benchmark mode (H200, 2026-11-30, PERF.md). In benchmark mode the clear
+# must also outlast the runner's host work, which the leaderboard's clear
+# always hides: the gluon runners' 130-230 us (idle timing) sometimes outran a
+# 1 GiB clear, so the small shapes' means read 25-90% above their medians; with
+# 8 GiB (~2.5 ms) means and medians agree within 1% (H200, PERF.md).
+DEFAULT_L2_CLEAR_MIB = {"benchmark": 8192, "leaderboard": 32768}
 
 
 def l2_clear_mib_for(mode: str, requested: int | None) -> int:
