@@ -79,6 +79,7 @@ def build(spec, build_dir, check_only, show_diff):
     replaced atomically and only when their content changes.
     """
     from generator.core.emit import render_outputs, write_outputs
+    from generator.resources.report import stale_reports
 
     outputs = render_outputs(_specs(spec), Path(build_dir))
     if check_only or show_diff:
@@ -90,7 +91,10 @@ def build(spec, build_dir, check_only, show_diff):
             for o in stale:
                 why = "is not UTF-8 text" if o.corrupt else f"differs from what {o.spec_path} produces"
                 click.echo(f"stale: {o.shown} ({why}; run `gen build`)", err=True)
-            if stale:
+            stale_resources = stale_reports(outputs)
+            for line in stale_resources:
+                click.echo(line, err=True)
+            if stale or stale_resources:
                 sys.exit(1)
             click.echo(f"up to date: {', '.join(o.shown for o in outputs)}")
         return
@@ -100,6 +104,8 @@ def build(spec, build_dir, check_only, show_diff):
         state = "wrote" if o.path in written else "unchanged"
         note = ", replacing a file that was not UTF-8 text" if o.path in corrupt else ""
         click.echo(f"{state}: {o.shown} (from {o.spec_path}{note})")
+    for line in stale_reports(outputs):
+        click.echo(f"note: {line}")
 
 
 @main.command()
@@ -157,6 +163,74 @@ def bench(spec, shapes, mode, baseline, l2_clear_mib, max_seconds, json_path, co
     for path in _specs(spec):
         run_bench(path, shapes=shapes, mode=mode, baselines=baseline, l2_clear_mib=l2_clear_mib,
                   max_seconds=max_seconds, json_path=json_path, compare_path=compare_path)
+
+
+@main.command()
+@click.option("--spec", "spec", multiple=True, type=click.Path(dir_okay=False), help=_SPEC_HELP)
+@click.option("--build-dir", default="build", show_default=True, type=click.Path(file_okay=False),
+              help="Where build/<target>/resources.json files go.")
+@click.option("--write", "write", is_flag=True,
+              help="Write build/<target>/resources.json where it changes.")
+@click.option("--check", "check_only", is_flag=True,
+              help="Write nothing; exit 1 naming every resources.json that differs (CI).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False),
+              help="Also write every target's report into this one JSON file.")
+@click.option("--any-triton", is_flag=True,
+              help="Print the figures of the installed Triton even where the spec names another "
+                   "version (not with --write or --check).")
+@click.option("--jobs", type=int, default=None,
+              help="Compiler processes (default: CPU cores, at most 8).")
+def resources(spec, build_dir, write, check_only, json_path, any_triton, jobs):
+    """Compile each Triton and Gluon kernel of a build for its target GPU (no GPU
+    needed) and report registers, spills, local/scratch and shared/LDS bytes,
+    occupancy, MMAs and (sm90) whether ptxas serialised the wgmmas.
+
+    Exit code 1 when a keyed runner's kernel spills without its entry's
+    `allow_spills: <reason>`, or has serialised wgmmas without its entry's
+    `allow_serialized_wgmma: <reason>`, or (--check) when a resources.json is stale.
+    Needs torch and the Triton version the specs name (`make resources`).
+    """
+    import json
+
+    from generator.core.emit import render_outputs, write_atomic
+    from generator.core.spec import load_spec
+    from generator.resources import report as res
+
+    if write and check_only:
+        raise UserError("--write and --check exclude each other")
+    if any_triton and (write or check_only):
+        raise UserError("--any-triton only prints: the committed reports are for the specs' version")
+    installed = res.triton_version()
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console.width = 240  # a log or CI: keep each kernel on one line
+    reports, failures = [], []
+    for o in render_outputs(_specs(spec), Path(build_dir)):
+        spec_ = load_spec(o.spec_path)
+        warning = res.check_triton_version(spec_, installed, any_triton)
+        if warning:
+            err_console.print(f"[yellow]warning:[/yellow] {escape(warning)}", soft_wrap=True)
+        report = res.build_report(spec_, o.path, o.source, jobs=jobs or res.default_jobs(),
+                                  installed=installed)
+        reports.append(report)
+        res.print_report(report, console)
+        failures += res.violations(report)
+        for line in res.unused_allowances(report):
+            err_console.print(f"[yellow]note:[/yellow] {escape(line)}", soft_wrap=True)
+        path, text = res.resources_path(o.target), res.to_json(report)
+        shown = res.resources_path(o.path).as_posix()
+        on_disk = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+        if check_only and on_disk != text:
+            failures.append(f"stale: {shown} (differs from what the compiler reports now; "
+                            "run `make resources` and commit it)")
+        elif write and on_disk != text:
+            write_atomic(path, text)
+            click.echo(f"wrote: {shown}")
+    if json_path:
+        Path(json_path).write_text(json.dumps(reports, indent=2, sort_keys=True) + "\n")
+    for line in failures:
+        err_console.print(f"[red]error:[/red] {escape(line)}", soft_wrap=True)
+    sys.exit(1 if failures else 0)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,17 @@ MMA_M = ("heads", "kv")
 MERGES = ("kernel", "last_split")
 PLATFORMS = ("cuda", "rocm")
 
+# Waivers of the resource report's CI rules (gen resources --check): a keyed
+# runner's kernel that spills registers, or whose wgmmas ptxas serialises
+# (warnings C7514/C7515), fails unless its entry carries the waiver with a
+# non-empty reason. field -> what the reason must say. Every backend that
+# launches compiled kernels (Triton's or Gluon's) offers them.
+WAIVERS: Mapping[str, str] = MappingProxyType({
+    "allow_spills": "this entry's kernels may spill registers",
+    "allow_serialized_wgmma": "this entry's kernels may run with serialised wgmmas",
+})
+_WAIVER_FIELDS = tuple(WAIVERS)
+
 # Triton launch options that only the HIP backend understands.
 TARGET_TRITON_OPTIONS = MappingProxyType(
     {"cuda": (), "rocm": ("waves_per_eu", "matrix_instr_nonkdim", "kpack")}
@@ -116,6 +127,7 @@ _TRITON_FIELDS = (
     "mma_m",
     "v_reload",
     "q_absmax",
+    *_WAIVER_FIELDS,
 )
 _TRITON_COMMON = {
     "q_mode": "bf16",
@@ -209,7 +221,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 q_modes=("fp8_static",),
                 kv_formats=("fp8",),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
-                        "pdl", "reduce_block_dv", "q_absmax"),
+                        "pdl", "reduce_block_dv", "q_absmax", *_WAIVER_FIELDS),
                 defaults={"cuda": MappingProxyType({
                     "q_mode": "fp8_static",
                     "kv_format": "fp8",

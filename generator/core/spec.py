@@ -10,6 +10,7 @@ bad value and what is allowed.
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -21,6 +22,7 @@ from ruamel.yaml.error import YAMLError
 
 from generator.core import registry, safety
 from generator.core.contract import DEFAULT_HEADS, FP8_FORMATS
+from generator.core.occupancy import ARCHS
 from generator.core.registry import MERGES, MMA_DTYPES, MMA_M, PLATFORMS, TARGET_TRITON_OPTIONS
 from generator.errors import SpecError, SpecIssue, did_you_mean, one_of
 
@@ -37,6 +39,11 @@ class TargetSpec(_Strict):
     aiter: bool = False
     triton_options: dict[str, int] = {}
     env: dict[str, str] = {}
+    # What the resource report (gen resources) compiles for (an architecture of
+    # generator/core/occupancy.py ARCHS; default by platform) and with (the
+    # Triton version the target runs).
+    arch: str | None = None
+    triton_version: str | None = None
 
 
 class EntrySpec(_Strict):
@@ -61,6 +68,10 @@ class EntrySpec(_Strict):
     q_absmax: float | None = None
     v_parts: int | None = None
     pdl: bool | None = None
+    # Waivers of the resource report's rules, each a reason (registry.WAIVERS):
+    # this entry's kernels may spill registers / have their wgmmas serialised.
+    allow_spills: str | None = None
+    allow_serialized_wgmma: str | None = None
 
     def tuning(self) -> dict[str, Any]:
         """The tuning fields the user set (backend excluded)."""
@@ -203,7 +214,12 @@ _RANGES = {
     "mma_m": (lambda v: v in MMA_M, f"one of {one_of(MMA_M)}"),
     "merge": (lambda v: v in MERGES, f"one of {one_of(MERGES)}"),
     "q_absmax": (lambda v: 0 < v < 1e4, "a number above 0 and below 10000"),
+    **{w: (lambda v: bool(v.strip()), f"a reason (say why {what})")
+       for w, what in registry.WAIVERS.items()},
 }
+
+# Triton's backend name for each platform (occupancy.Arch.vendor).
+_VENDOR = {"cuda": "cuda", "rocm": "hip"}
 
 _KEY_RANGES = {
     "batch": (1, 65536),
@@ -274,6 +290,18 @@ class _Checker:
             if "\0" in value:
                 self.add(("target", "env", key), f"{value!r}: an environment value cannot "
                          "contain a NUL byte")
+        self.resources_fields(t)
+
+    def resources_fields(self, t: TargetSpec) -> None:
+        """arch and triton_version: what the resource report compiles for, and with."""
+        if t.arch is not None:
+            archs = [a.name for a in ARCHS.values() if a.vendor == _VENDOR[t.platform]]
+            if t.arch not in archs:
+                self.add(("target", "arch"), f"{t.arch!r} is not an architecture of platform "
+                         f"{t.platform!r}{did_you_mean(t.arch, archs)} (allowed: {one_of(archs)})")
+        if t.triton_version is not None and not re.fullmatch(r"\d+\.\d+\.\d+", t.triton_version):
+            self.add(("target", "triton_version"),
+                     f"{t.triton_version!r} is not a version like '3.6.0'")
 
     def shape_key(self, loc: tuple, shape: ShapeSpec) -> None:
         for name, (lo, hi) in _KEY_RANGES.items():
