@@ -61,6 +61,7 @@ def main() -> None:
       gen build                      specs/*.yaml -> build/<target>/submission.py
       gen check --spec specs/h200.yaml    correctness on this GPU (or --interpret on a CPU)
       gen bench --spec specs/h200.yaml    leaderboard-style timing with the roofline
+      gen tune --spec specs/h200.yaml     search each shape's space, write winners back
     """
 
 
@@ -156,13 +157,66 @@ def check(spec, shapes, interpret, seed, json_path):
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), help="Write results as JSON.")
 @click.option("--compare", "compare_path", type=click.Path(exists=True, dir_okay=False),
               help="An earlier JSON: flag changes beyond run-to-run noise.")
-def bench(spec, shapes, mode, baseline, l2_clear_mib, max_seconds, json_path, compare_path):
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
+              help="Draw each shape's time beside the floor and the baselines, % of HBM marked "
+                   "(.png or .svg; needs the [plot] extra).")
+def bench(spec, shapes, mode, baseline, l2_clear_mib, max_seconds, json_path, compare_path,
+          plot_path):
     """Time a generated submission the way the leaderboard does, with the roofline."""
     from generator.gpu.bench import run_bench
 
     for path in _specs(spec):
-        run_bench(path, shapes=shapes, mode=mode, baselines=baseline, l2_clear_mib=l2_clear_mib,
-                  max_seconds=max_seconds, json_path=json_path, compare_path=compare_path)
+        result = run_bench(path, shapes=shapes, mode=mode, baselines=baseline,
+                           l2_clear_mib=l2_clear_mib, max_seconds=max_seconds,
+                           json_path=json_path, compare_path=compare_path)
+        if plot_path:
+            from generator.plot import plot_bench
+
+            click.echo(f"plot: {plot_bench(result, plot_path)}")
+
+
+@main.command()
+@click.option("--spec", "spec", multiple=True, type=click.Path(dir_okay=False), help=_SPEC_HELP)
+@click.option("--shapes", multiple=True, metavar="TAG", help="Only these entries. Repeatable.")
+@click.option("--budget", type=click.IntRange(min=1), default=None,
+              help="Measure at most N new candidates per shape (the current entry first, then "
+                   "each one-field change, then the rest of the space).")
+@click.option("--max-minutes", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Start no candidate after M minutes; what is measured is recorded and "
+                   "decided on, and the next run resumes.")
+@click.option("--gpus", type=click.IntRange(min=1), default=1, show_default=True,
+              help="One worker process per GPU (with --interpret: per CPU worker).")
+@click.option("--dry-run", is_flag=True, help="Print each shape's space and its size; run nothing.")
+@click.option("--interpret", is_flag=True,
+              help="Run the whole loop on the CPU through Triton's interpreter on small shapes "
+                   "(times mean nothing; candidates that cannot run on a CPU are skipped).")
+@click.option("--records", "records_path", type=click.Path(dir_okay=False),
+              help="Records file (JSONL, appended). Default: perf/tune/<target>.jsonl.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
+              help="Draw each shape's candidates, failures, current entry and winner "
+                   "(.png or .svg; needs the [plot] extra).")
+@click.option("--seconds", default=1.0, show_default=True,
+              help="The clock's time budget per candidate.")
+@click.option("--build-dir", default="build", show_default=True, type=click.Path(file_okay=False),
+              help="Where the build whose diff is shown lives.")
+def tune(spec, shapes, budget, max_minutes, gpus, dry_run, interpret, records_path, plot_path,
+         seconds, build_dir):
+    """Search each shape's space, then write winners back into the spec.
+
+    Every candidate is the spec with one entry changed: checked by the spec
+    stage, built, run through gen check's cases and timed with gen bench's
+    clock; each result is appended to the records (a re-run skips what is
+    recorded). A shape's fastest passing candidate replaces its entry only when
+    it beats it beyond bench's noise; the spec is rewritten in place (comments
+    and order kept) and the spec diff and `gen build --diff` are printed.
+    """
+    from generator.tune.tune import Options, run_tune
+
+    opts = Options(budget=budget, max_minutes=max_minutes, gpus=gpus, interpret=interpret,
+                   seconds=seconds, records_path=Path(records_path) if records_path else None,
+                   plot_path=Path(plot_path) if plot_path else None, build_dir=Path(build_dir))
+    for path in _specs(spec):
+        run_tune(path, shapes=shapes, dry_run=dry_run, opts=opts)
 
 
 @main.command()

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Check, bench and optionally sweep in one go, logs and JSON in $OUT (or ./out).
+# Check, bench and optionally tune in one go, logs and JSON in $OUT (or ./out).
 # Wheels in .whl/ (for a machine that cannot reach a package index) are installed first.
 # Usage (on the GPU machine, from the repo root):
-#   GEN_COMMIT=<sha> scripts/device_run.sh [check] [bench] [sweep-splits] [sweep-knobs]
+#   GEN_COMMIT=<sha> scripts/device_run.sh [check] [bench] [tune]
 # Results land in $OUT (or ./out when OUT is unset).
 set -uo pipefail
 OUT=${OUT:-out}
@@ -36,12 +36,10 @@ for step in "${@:-check bench}"; do
             -k "regex:$3" -s 4 -c 4 --csv python3 scripts/profile_runner.py build/h200/submission.py "$1" "$2" 6 \
             > "$OUT/ncu_$3.csv" 2>&1
         done;;
+      # Records and the (possibly rewritten) spec come back in $OUT: commit them to resume.
+      tune) gen tune --spec specs/h200.yaml --max-minutes 9 --plot "$OUT/tune.png" 2>&1 | tee "$OUT/tune.log"; rc=$((rc | ${PIPESTATUS[0]}))
+            cp perf/tune/h200.jsonl specs/h200.yaml "$OUT/";;
       bench-lb) gen bench --spec specs/h200.yaml --mode leaderboard --json "$OUT/bench_lb.json" 2>&1 | tee "$OUT/bench_lb.log";;
-      sweep-splits) python3 scripts/sweep.py --plan splits --json "$OUT/sweep_splits.json" 2>"$OUT/sweep_splits.err" | tee "$OUT/sweep_splits.log";;
-      sweep-variants) python3 scripts/sweep.py --plan variants --seconds 0.5 --shapes 4:8192 64:8192 256:8192 --json "$OUT/sweep_variants.json" 2>"$OUT/sweep_variants.err" | tee "$OUT/sweep_variants.log";;
-      sweep-final) python3 scripts/sweep.py --plan final --seconds 0.4 --json "$OUT/sweep_final.json" 2>"$OUT/sweep_final.err" | tee "$OUT/sweep_final.log";;
-      sweep-merge) python3 scripts/sweep.py --plan merge --seconds 0.4 --json "$OUT/sweep_merge.json" 2>"$OUT/sweep_merge.err" | tee "$OUT/sweep_merge.log";;
-      sweep-knobs) python3 scripts/sweep.py --plan knobs --json "$OUT/sweep_knobs.json" 2>"$OUT/sweep_knobs.err" | tee "$OUT/sweep_knobs.log";;
       *) echo "unknown step $s"; exit 2;;
     esac
   done

@@ -3,7 +3,7 @@
 Each entry names its template, plan function, the spec fields it takes and
 their defaults per platform, the values worth trying (for a tuner), its Q modes,
 KV formats, platforms and limits. The spec checker, the plan, `gen check` and
-the sweep read these entries; none of them tests a backend's name. Adding a
+`gen tune` read these entries; none of them tests a backend's name. Adding a
 backend is one entry here, one plan function (generator/core/backends/) and
 one template (templates/backends/).
 """
@@ -72,7 +72,8 @@ class Backend:
     # platform -> field -> value, for every field in `fields` that has a default.
     defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     required: tuple[str, ...] = ()
-    # field -> values worth trying: the data a tuner sweeps (scripts/sweep.py).
+    # field -> values worth trying: the space `gen tune` searches for an entry of
+    # this backend (a spec entry's `tune:` replaces it; generator/tune/space.py).
     search_space: Mapping[str, tuple] = field(default_factory=dict)
     # Standard-library modules its generated code imports.
     stdlib: tuple[str, ...] = ()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
@@ -83,13 +83,17 @@ class ShapeSpec(EntrySpec):
     kv_len: int
     q_seq_len: int = 1
     num_heads: int = DEFAULT_HEADS
+    # `gen tune`'s search space for this entry (field -> values to try), in
+    # place of the registry's search_space for its backend; `backend` may be
+    # listed too. Not a tuning field: the generated file does not depend on it.
+    tune: dict[str, list[bool | int | float | str]] | None = None
 
     @property
     def key(self) -> tuple[int, int, int, int]:
         return (self.batch, self.kv_len, self.q_seq_len, self.num_heads)
 
     def tuning(self) -> dict[str, Any]:
-        keys = {"batch", "kv_len", "q_seq_len", "num_heads"}
+        keys = {"batch", "kv_len", "q_seq_len", "num_heads", "tune"}
         return {k: v for k, v in super().tuning().items() if k not in keys}
 
 
@@ -229,6 +233,34 @@ _KEY_RANGES = {
 }
 
 
+def _type_problem(field: str, value) -> str | None:
+    """Why `value` has the wrong type for an entry's `field`, or None."""
+    try:
+        TypeAdapter(EntrySpec.model_fields[field].annotation).validate_python(value, strict=True)
+    except ValidationError as exc:
+        kind = exc.errors()[0]["type"]
+        return f"{value!r} is not {_TYPE_WORDS.get(kind, 'of the right type')}"
+    return None
+
+
+def _value_problem(backend, field: str, value) -> str | None:
+    """Why `value` is not allowed for `field` of `backend` (a field it takes), or None."""
+    name = backend.name
+    if field == "q_mode" and value not in backend.q_modes:
+        return (f"{value!r} is not a Q mode of backend {name!r}"
+                f"{did_you_mean(value, backend.q_modes)} (allowed: {one_of(backend.q_modes)})")
+    if field == "kv_format" and value not in backend.kv_formats:
+        return (f"{value!r} is not a KV format of backend {name!r}"
+                f"{did_you_mean(value, backend.kv_formats)} "
+                f"(allowed: {one_of(backend.kv_formats)})")
+    if field in _RANGES and not _RANGES[field][0](value):
+        return f"{value!r} is not {_RANGES[field][1]}"
+    if field in backend.choices and value not in backend.choices[field]:
+        return (f"{value!r} is not a {field} of backend {name!r} "
+                f"(allowed: {one_of(backend.choices[field])})")
+    return None
+
+
 class _Checker:
     def __init__(self, file: str, doc: Any, spec: SpecFile):
         self.file, self.doc, self.spec = file, doc, spec
@@ -334,23 +366,51 @@ class _Checker:
             if field not in backend.fields:
                 self.add(loc + (field,), f"does not apply to backend {name!r} "
                          f"(its fields: {one_of(backend.fields)})", key_line=True)
-            elif field == "q_mode" and value not in backend.q_modes:
-                self.add(loc + (field,), f"{value!r} is not a Q mode of backend {name!r}"
-                         f"{did_you_mean(value, backend.q_modes)} (allowed: {one_of(backend.q_modes)})")
-            elif field == "kv_format" and value not in backend.kv_formats:
-                self.add(loc + (field,), f"{value!r} is not a KV format of backend {name!r}"
-                         f"{did_you_mean(value, backend.kv_formats)} "
-                         f"(allowed: {one_of(backend.kv_formats)})")
-            elif field in _RANGES and not _RANGES[field][0](value):
-                self.add(loc + (field,), f"{value!r} is not {_RANGES[field][1]}")
-            elif field in backend.choices and value not in backend.choices[field]:
-                self.add(loc + (field,), f"{value!r} is not a {field} of backend {name!r} "
-                         f"(allowed: {one_of(backend.choices[field])})")
+                continue
+            problem = _value_problem(backend, field, value)
+            if problem:
+                self.add(loc + (field,), problem)
         for field in backend.required:
             if field not in values:
                 self.add(loc, f"{field} is required by backend {name!r}")
         if isinstance(entry, ShapeSpec):
             self.shape_limits(loc, entry, backend, values)
+            if entry.tune is not None:
+                self.tune_space(loc + ("tune",), entry, available)
+
+    def tune_space(self, loc: tuple, shape: ShapeSpec, available: list[str]) -> None:
+        """A shape's `tune:` space: each key a field of a backend it may try
+        (its own, or those listed under `backend`), each value one that field
+        allows on such a backend. Combinations are judged per candidate."""
+        backends = shape.tune.get("backend", [shape.backend])
+        for i, name in enumerate(backends):
+            if name not in available:
+                self.add(loc + ("backend", i), f"{name!r} is not a backend available on target "
+                         f"{self.spec.target.name!r}{did_you_mean(name, available)} "
+                         f"(available: {one_of(available)})")
+        known = [registry.BACKENDS[b] for b in backends if b in available]
+        if not known:
+            return
+        fields = [f for b in known for f in b.fields]
+        for field, values in shape.tune.items():
+            if field == "backend":
+                continue
+            owners = [b for b in known if field in b.fields]
+            if not owners:
+                self.add(loc + (field,), f"unknown key{did_you_mean(field, fields)}: not a field "
+                         f"of backend {one_of(b.name for b in known)} (allowed: backend, "
+                         f"{one_of(dict.fromkeys(fields))})", key_line=True)
+                continue
+            if not values:
+                self.add(loc + (field,), "an empty list (give the values to try)")
+            for i, value in enumerate(values):
+                expected = _type_problem(field, value)
+                if expected:
+                    self.add(loc + (field, i), expected)
+                    continue
+                problems = [_value_problem(b, field, value) for b in owners]
+                if all(problems):
+                    self.add(loc + (field, i), problems[0])
 
     def shape_limits(self, loc, shape: ShapeSpec, backend, values) -> None:
         if backend.max_q_seq_len is not None and shape.q_seq_len > backend.max_q_seq_len:

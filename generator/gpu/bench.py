@@ -126,6 +126,29 @@ class Clock:
         return summarize(samples)
 
 
+class HostClock:
+    """Clock's stop rule on the host's wall clock, for interpreter runs on a CPU
+    (no events, no L2 to clear): `gen tune --interpret` times with it."""
+
+    def __init__(self, mode: str, max_seconds: float):
+        self.max_runs = MAX_RUNS[mode]
+        self.max_seconds = max_seconds
+
+    def time(self, fn, idle: bool = False) -> Timing:
+        samples: list[float] = []
+        deadline = time.perf_counter() + self.max_seconds
+        while len(samples) < self.max_runs:
+            start = time.perf_counter()
+            fn()
+            samples.append((time.perf_counter() - start) * 1e6)
+            if len(samples) >= MIN_RUNS:
+                mean = statistics.fmean(samples)
+                sem = statistics.stdev(samples) / math.sqrt(len(samples))
+                if sem < TARGET_REL_SEM * mean or time.perf_counter() > deadline:
+                    break
+        return summarize(samples)
+
+
 def summarize(samples: list[float]) -> Timing:
     mean = statistics.fmean(samples)
     sem = statistics.stdev(samples) / math.sqrt(len(samples)) if len(samples) > 1 else 0.0
@@ -306,6 +329,14 @@ def bench_rows(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mi
 RUN_TO_RUN_FLOOR = 0.02
 
 
+def noise_us(a: dict, b: dict) -> float:
+    """How far two timings (Timing as a dict) may differ by noise alone, in us:
+    three combined standard errors of the two means, plus the larger within-run
+    drift, plus the run-to-run floor, both relative to a's mean."""
+    return (3 * math.hypot(a["sem_us"], b["sem_us"])
+            + (max(a["drift"], b["drift"]) + RUN_TO_RUN_FLOOR) * a["mean_us"])
+
+
 def compare(new: dict, old: dict) -> list[str]:
     """Lines naming each shape whose mean moved beyond the measured noise.
 
@@ -319,8 +350,7 @@ def compare(new: dict, old: dict) -> list[str]:
         if prev is None:
             continue
         a, b = prev["queued"], row["queued"]
-        noise = (3 * math.hypot(a["sem_us"], b["sem_us"])
-                 + (max(a["drift"], b["drift"]) + RUN_TO_RUN_FLOOR) * a["mean_us"])
+        noise = noise_us(a, b)
         change = b["mean_us"] - a["mean_us"]
         verdict = "same (within noise)"
         if abs(change) > noise:

@@ -1,6 +1,6 @@
 """From a spec to an imported submission, the way the leaderboard imports it:
 a module named `submission` in a folder beside a `task` module that defines
-the type aliases. `gen check`, `gen bench` and the sweep all go through
+the type aliases. `gen check`, `gen bench` and `gen tune` all go through
 build_module."""
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""`gen tune`: search spaces, records, measurement, write-back (generator/tune/tune.py)."""
