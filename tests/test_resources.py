@@ -350,17 +350,19 @@ def test_committed_h200_gluon_kernels_neither_spill_nor_serialise():
 
 
 def test_committed_mi355x_report_matches_the_cpu_compile():
-    """gfx950 under triton 3.6.0: the seed tiles take 256 VGPRs + 256 AGPRs and
-    68 KiB of LDS, one wave per SIMD, and spill (the entries say so)."""
+    """gfx950 under triton 3.6.0: the spec's tiles (block_n 16, 4 warps, 2
+    stages, waves_per_eu 2) take 230-232 VGPRs and no AGPRs, 17 KiB of LDS,
+    two waves per SIMD, and spill nothing (the seed's block_n 64 took 256 +
+    256 and spilled 11, one wave per SIMD: PERF.md)."""
     rep = json.loads((ROOT / "build/mi355x/resources.json").read_text())
     attention = [k for k in rep["kernels"] if k["mma"]]
     assert len(attention) == 4
     for row in attention:
-        assert (row["vgprs"], row["agprs"], row["registers"]) == (256, 256, 512)
-        assert row["shared_bytes"] == 68 * 1024
-        assert row["occupancy"]["waves_per_simd"] == 1
-        assert row["spills"] and row["spilled_registers"] > 0
-        assert row["keyed"] is False or "allow_spills" in row
+        assert row["agprs"] == 0 and 230 <= row["vgprs"] <= 232
+        assert row["shared_bytes"] == 17 * 1024
+        assert row["occupancy"]["waves_per_simd"] == 2
+        assert not row["spills"] and row["spilled_registers"] == 0
+        assert "allow_spills" not in row
 
 
 def test_gen_build_imports_neither_torch_nor_triton(tmp_path):
