@@ -61,6 +61,7 @@ class EntrySpec(_Strict):
     q_absmax: float | None = None
     v_parts: int | None = None
     pdl: bool | None = None
+    qk_scaled: bool | None = None
 
     def tuning(self) -> dict[str, Any]:
         """The tuning fields the user set (backend excluded)."""
@@ -318,6 +319,10 @@ class _Checker:
             elif field in backend.choices and value not in backend.choices[field]:
                 self.add(loc + (field,), f"{value!r} is not a {field} of backend {name!r} "
                          f"(allowed: {one_of(backend.choices[field])})")
+        if backend.field_rules is not None:
+            cfg = {**backend.defaults_for(self.spec.target.platform, fallback), **values}
+            for field, msg in backend.field_rules(cfg, self.spec.target.fp8_format):
+                self.add(loc + (field,), msg)
         for field in backend.required:
             if field not in values:
                 self.add(loc, f"{field} is required by backend {name!r}")
