@@ -23,7 +23,7 @@ from generator.core.spec import load_spec
 
 from conftest import ROOT, SPECS
 
-CHECKED = SPECS + [ROOT / "tests/specs/cpu_coverage.yaml"]
+CHECKED = SPECS + [ROOT / "tests/specs/cpu_coverage.yaml", ROOT / "tests/specs/mxfp4.yaml"]
 
 
 @functools.cache

@@ -137,6 +137,11 @@ class Plan:
     def all_runners(self) -> tuple[Runner, ...]:
         return self.runners + (self.fallback,)
 
+    @property
+    def has_mxfp4(self) -> bool:
+        """Some runner reads the MXFP4 KV: the Triton template emits its building blocks."""
+        return any(r.kv_format == "mxfp4" for r in self.all_runners)
+
     def runners_of(self, template: str) -> tuple[Runner, ...]:
         return tuple(r for r in self.all_runners if r.template == template)
 

@@ -51,6 +51,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
     if "block_n" in cfg:
         parts.append(f"block_n {cfg['block_n']}")
     parts.append(f"{cfg['kv_format']} KV")
+    if cfg.get("qk_scaled"):
+        parts.append("scores by tl.dot_scaled")
     parts.append(f"{cfg['q_mode']} Q")
     if "mma_dtype" in cfg:
         parts.append(f"{cfg['mma_dtype']} MMA")

@@ -72,6 +72,7 @@ class EntrySpec(_Strict):
     # this entry's kernels may spill registers / have their wgmmas serialised.
     allow_spills: str | None = None
     allow_serialized_wgmma: str | None = None
+    qk_scaled: bool | None = None
 
     def tuning(self) -> dict[str, Any]:
         """The tuning fields the user set (backend excluded)."""
@@ -370,6 +371,10 @@ class _Checker:
             problem = _value_problem(backend, field, value)
             if problem:
                 self.add(loc + (field,), problem)
+        if backend.field_rules is not None:
+            cfg = {**backend.defaults_for(self.spec.target.platform, fallback), **values}
+            for field, msg in backend.field_rules(cfg, self.spec.target.fp8_format):
+                self.add(loc + (field,), msg)
         for field in backend.required:
             if field not in values:
                 self.add(loc, f"{field} is required by backend {name!r}")

@@ -36,6 +36,16 @@ class Case:
     kv_gain: float = 1.0
     # Multiplies q: q ~ N(0, q_gain^2) probes a static Q scale's margin.
     q_gain: float = 1.0
+    # MXFP4 copy: the scale tensor's (row multiple, columns); (0, 0) leaves it
+    # unpadded, (total_kv, 18). The task's aiter versions pad to (256, 24) or not.
+    mx_pad: tuple[int, int] = (256, 24)
+    # Hand the MXFP4 copy over as torch's float4_e2m1fn_x2 / float8_e8m0fnu
+    # instead of uint8 (the task allows either).
+    mx_torch_dtypes: bool = False
+    # Multiply each 32-dim block of each KV row by 2^k, k drawn from
+    # [-mx_spread[0], mx_spread[1]], and zero one block in 16 (e8m0 byte 0):
+    # non-uniform block scales. (0, 0): the task's inputs.
+    mx_spread: tuple[int, int] = (0, 0)
     tags: tuple[str, ...] = field(default=())
 
     @property
@@ -128,6 +138,7 @@ def quantize_mxfp4(
 
 def dequantize_mxfp4(packed: torch.Tensor, scales: torch.Tensor) -> torch.Tensor:
     """float32 (rows, 576) from an MXFP4 copy; reads only the valid scale entries."""
+    packed, scales = packed.view(torch.uint8), scales.view(torch.uint8)
     rows, half = packed.shape
     dims = half * 2
     codes = torch.stack([packed & 0xF, packed >> 4], dim=-1).reshape(rows, dims).long()
@@ -156,7 +167,17 @@ def make_inputs(case: Case, seed: int, device: str | torch.device, fp8_format="e
         q = q * case.q_gain
     if case.kv_gain != 1.0:
         kv = kv * case.kv_gain
-    packed, scales = quantize_mxfp4(kv.view(total_kv, QK_DIM))
+    if case.mx_spread != (0, 0):
+        lo, hi = case.mx_spread
+        blocks = QK_DIM // MX_BLOCK
+        k = torch.randint(-lo, hi + 1, (total_kv, blocks), generator=gen, device=device)
+        gain = torch.exp2(k.float()) * (torch.arange(total_kv * blocks, device=device)
+                                        .reshape(total_kv, blocks) % 16 != 5)
+        kv = (kv.view(total_kv, blocks, MX_BLOCK).float() * gain[..., None]).to(torch.bfloat16)
+        kv = kv.view(total_kv, 1, QK_DIM)
+    packed, scales = quantize_mxfp4(kv.view(total_kv, QK_DIM), *case.mx_pad)
+    if case.mx_torch_dtypes:
+        packed, scales = packed.view(torch.float4_e2m1fn_x2), scales.view(torch.float8_e8m0fnu)
     kv_data = {
         "bf16": kv,
         "fp8": quantize_fp8(kv, fp8_dtype),

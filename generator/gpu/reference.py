@@ -48,6 +48,7 @@ def dequantized_kv(kv_data: dict, kv_format: str) -> torch.Tensor:
         return kv.float().reshape(-1, QK_DIM) * scale
     if kv_format == "mxfp4":
         packed, scales = kv_data["mxfp4"]
+        packed = packed.view(torch.uint8)
         return dequantize_mxfp4(packed.reshape(packed.shape[0], -1), scales)
     raise ValueError(f"unknown KV format {kv_format!r}")
 

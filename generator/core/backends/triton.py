@@ -32,11 +32,28 @@ class TritonPlan:
     buffers: tuple[Buffer, ...]
     # The target's fp8 type (Q's static quantisation casts to it).
     fp8: Dtype
+    # The attention kernel reads the MXFP4 KV (and takes the scale tensor's strides).
+    mxfp4: bool = False
 
     @property
     def buffer_args(self) -> tuple[Dyn, ...]:
         """The run-time sizes the buffers depend on (the fallback's), each once."""
         return tuple(dict.fromkeys(d for b in self.buffers for d in b.shape if isinstance(d, Dyn)))
+
+
+def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]]:
+    """What the Triton kernels cannot combine: (field, message) per problem."""
+    problems = []
+    mxfp4 = cfg.get("kv_format") == "mxfp4"
+    if mxfp4 and cfg.get("mma_m") == "kv":
+        problems.append(("mma_m", "'kv' is not implemented for kv_format 'mxfp4' (allowed: 'heads')"))
+    if cfg.get("qk_scaled") and not mxfp4:
+        problems.append(("qk_scaled", "needs kv_format 'mxfp4' (tl.dot_scaled reads the packed "
+                                      "e2m1 KV and its e8m0 scales)"))
+    if cfg.get("qk_scaled") and cfg.get("q_mode") == "fp8_static" and fp8_format != "e4m3fn":
+        problems.append(("qk_scaled", f"fp8 Q enters tl.dot_scaled as OCP e4m3, not the target's "
+                                      f"{fp8_format} (use q_mode 'bf16')"))
+    return problems
 
 
 def _pow2_at_least(n: int) -> int:
@@ -50,6 +67,9 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any], split: bool) -> BackendPla
     stem = f"mla_{runner.tag}_" + (f"split{splits}" if split else "single")
     stem += "_fp8q" if q_fp8 else ""
     stem += "_bf16kv" if cfg["kv_format"] == "bf16" else ""
+    mxfp4 = cfg["kv_format"] == "mxfp4"
+    qk_scaled = mxfp4 and cfg.get("qk_scaled", False)
+    stem += ("_mxfp4kv" + ("_scaledqk" if qk_scaled else "")) if mxfp4 else ""
     stem += "_merged" if merge == "last_split" else ""
 
     # The interpreter computes tl.dot wrongly on bf16/fp16/fp8 operands and
@@ -94,7 +114,10 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any], split: bool) -> BackendPla
             Const("KV_MAJOR", cfg["mma_m"] == "kv"),
             Const("V_RELOAD", cfg["v_reload"]),
             Const("MERGE", merge),
-        ),
+        )
+        # Only MXFP4 runners name these (the body's defaults: False), so that
+        # the other runners' kernels read as before.
+        + ((Const("KV_MXFP4", True), Const("QK_SCALED", qk_scaled)) if mxfp4 else ()),
         grid=(batch, q_blocks, splits),
         options=(("num_warps", cfg["num_warps"]), ("num_stages", cfg["num_stages"]))
         + runner.triton_options,
@@ -127,6 +150,6 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any], split: bool) -> BackendPla
     return BackendPlan(
         launches=tuple(launches),
         detail=TritonPlan(splits=splits, merge=merge, block_q=block_q, buffers=buffers,
-                          fp8=Dtype(TL_FP8[runner.fp8_format])),
+                          fp8=Dtype(TL_FP8[runner.fp8_format]), mxfp4=mxfp4),
         q_scale=q_scale,
     )
