@@ -118,12 +118,18 @@ class Clock:
             samples.append(start.elapsed_time(end) * 1000.0)
             if after:
                 after(args, out)
-            if len(samples) >= MIN_RUNS:
-                mean = statistics.fmean(samples)
-                sem = statistics.stdev(samples) / math.sqrt(len(samples))
-                if sem < TARGET_REL_SEM * mean or time.perf_counter() > deadline:
-                    break
+            if _enough(samples, deadline):
+                break
         return summarize(samples)
+
+
+def _enough(samples: list[float], deadline: float) -> bool:
+    """The leaderboard's stop rule: at least MIN_RUNS, then stop once the mean's
+    standard error is under TARGET_REL_SEM of it or the time budget is spent."""
+    if len(samples) < MIN_RUNS:
+        return False
+    sem = statistics.stdev(samples) / math.sqrt(len(samples))
+    return sem < TARGET_REL_SEM * statistics.fmean(samples) or time.perf_counter() > deadline
 
 
 class HostClock:
@@ -141,11 +147,8 @@ class HostClock:
             start = time.perf_counter()
             fn()
             samples.append((time.perf_counter() - start) * 1e6)
-            if len(samples) >= MIN_RUNS:
-                mean = statistics.fmean(samples)
-                sem = statistics.stdev(samples) / math.sqrt(len(samples))
-                if sem < TARGET_REL_SEM * mean or time.perf_counter() > deadline:
-                    break
+            if _enough(samples, deadline):
+                break
         return summarize(samples)
 
 
