@@ -264,6 +264,8 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     "num_stages": (1, 2, 3),
                     "v_parts": (1, 2),
                     "pdl": (True, False),
+                    # Narrow merge programs won 2 us at 16-32 splits (PERF.md).
+                    "reduce_block_dv": (32, 64, 128),
                 },
                 choices={
                     "num_warps": (4, 8),
