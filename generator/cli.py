@@ -260,7 +260,7 @@ def resources(spec, build_dir, write, check_only, json_path, any_triton, jobs):
         console.width = 240  # a log or CI: keep each kernel on one line
     reports, failures = [], []
     for o in render_outputs(_specs(spec), Path(build_dir)):
-        spec_ = load_spec(o.spec_path)
+        spec_ = load_spec(o.spec_file)
         warning = res.check_triton_version(spec_, installed, any_triton)
         if warning:
             err_console.print(f"[yellow]warning:[/yellow] {escape(warning)}", soft_wrap=True)

@@ -37,7 +37,12 @@ for step in "${@:-check bench}"; do
             > "$OUT/ncu_$3.csv" 2>&1
         done;;
       # Records and the (possibly rewritten) spec come back in $OUT: commit them to resume.
-      tune) gen tune --spec specs/h200.yaml --max-minutes 9 --plot "$OUT/tune.png" 2>&1 | tee "$OUT/tune.log"; rc=$((rc | ${PIPESTATUS[0]}))
+      # A quick correctness gate before a long step: stop at the first failure.
+      gate) gen check --spec specs/h200.yaml --shapes b4_kv1024 --shapes b64_kv1024 --shapes b256_kv8192 --json "$OUT/gate.json" 2>&1 | tee "$OUT/gate.log"
+            [ "${PIPESTATUS[0]}" = 0 ] || exit 1;;
+      # TUNE_GPUS workers (default 1), TUNE_MINUTES (default 9).
+      tune) gen tune --spec specs/h200.yaml --gpus "${TUNE_GPUS:-1}" --max-minutes "${TUNE_MINUTES:-9}" \
+              --plot "$OUT/tune.png" 2>&1 | tee "$OUT/tune.log"; rc=$((rc | ${PIPESTATUS[0]}))
             cp perf/tune/h200.jsonl specs/h200.yaml "$OUT/";;
       bench-lb) gen bench --spec specs/h200.yaml --mode leaderboard --json "$OUT/bench_lb.json" 2>&1 | tee "$OUT/bench_lb.log";;
       *) echo "unknown step $s"; exit 2;;

@@ -35,6 +35,8 @@ class Output:
     dest: Path | None = None
     # "specs/x.yaml:3: target.name": what a failure after rendering points at.
     where: str = ""
+    # The spec file as given (spec_path is only how it is shown).
+    spec_file: Path | None = None
 
     @property
     def target(self) -> Path:
@@ -134,7 +136,7 @@ def render_outputs(spec_paths: list[Path], build_dir: Path = BUILD_DIR) -> list[
             source = render(build_plan(spec), spec)
         except GenError as exc:
             raise GenError(f"{spec.path}: {exc}") from None
-        outputs.append(Output(spec.path, path, source, dest, where))
+        outputs.append(Output(spec.path, path, source, dest, where, Path(spec_path)))
     return outputs
 
 

@@ -61,6 +61,12 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append(f"{cfg['num_warps']} warps, {stages} stage{'s' if stages > 1 else ''}")
     if "v_parts" in cfg:
         parts.append(f"V in {cfg['v_parts']} part{'s' if cfg['v_parts'] > 1 else ''}")
+    if cfg.get("v_buffers", 1) > 1:
+        parts.append(f"{cfg['v_buffers']} V buffers")
+    if cfg.get("overlap_scores"):
+        parts.append("next scores overlapped")
+    if cfg.get("max_registers"):
+        parts.append(f"at most {cfg['max_registers']} registers")
     if cfg.get("pdl"):
         parts.append("PDL merge")
     if "persistent" in cfg:

@@ -240,7 +240,9 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 q_modes=("fp8_static",),
                 kv_formats=("fp8",),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
-                        "pdl", "reduce_block_dv", "q_absmax", *_WAIVER_FIELDS),
+                        "v_buffers", "overlap_scores", "max_registers", "pdl", "reduce_block_dv",
+                        "q_absmax",
+                        *_WAIVER_FIELDS),
                 defaults={"cuda": MappingProxyType({
                     "q_mode": "fp8_static",
                     "kv_format": "fp8",
@@ -253,27 +255,35 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     "num_warps": 4,
                     "num_stages": 1,
                     "v_parts": 2,
+                    "v_buffers": 1,
+                    "overlap_scores": False,
+                    # ptxas's register cap per thread (0: its own choice); 168
+                    # lets three 4-warp programs share an SM.
+                    "max_registers": 0,
                     "pdl": True,
                     "reduce_block_dv": 128,
                     "q_absmax": 6.0,
                 })},
                 required=("splits",),
+                # The pipeline's shape first (gen tune tries the current entry,
+                # then each one-field change, then the product in this order);
+                # splits, warps and the merge width were settled by hand in
+                # PERF.md's runs: give an entry a `tune:` to revisit them.
                 search_space={
-                    "splits": (1, 2, 4, 8, 16, 32, 64),
-                    "num_warps": (4, 8),
-                    "num_stages": (1, 2, 3),
-                    "v_parts": (1, 2),
-                    "pdl": (True, False),
-                    # Narrow merge programs won 2 us at 16-32 splits (PERF.md).
-                    "reduce_block_dv": (32, 64, 128),
+                    "overlap_scores": (True, False),
+                    "num_stages": (2, 1),
+                    "v_parts": (8, 2, 4),
+                    "v_buffers": (2, 1),
                 },
                 choices={
                     "num_warps": (4, 8),
                     # The KV ring (36 KB a stage) and V in fp16 (64 KB / v_parts)
                     # must fit the 227 KB a program may have.
                     "num_stages": (1, 2, 3, 4),
-                    "v_parts": (1, 2),
+                    "v_parts": (1, 2, 4, 8),
+                    "v_buffers": (1, 2),
                 },
+                field_rules=gluon.field_rules,
                 stdlib=("functools",),
                 # One query token and 16 heads: the wgmma N the kernel is laid out for.
                 max_q_seq_len=1,

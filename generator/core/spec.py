@@ -67,6 +67,9 @@ class EntrySpec(_Strict):
     persistent: bool | None = None
     q_absmax: float | None = None
     v_parts: int | None = None
+    v_buffers: int | None = None
+    overlap_scores: bool | None = None
+    max_registers: int | None = None
     pdl: bool | None = None
     # Waivers of the resource report's rules, each a reason (registry.WAIVERS):
     # this entry's kernels may spill registers / have their wgmmas serialised.
@@ -219,6 +222,8 @@ _RANGES = {
     "mma_m": (lambda v: v in MMA_M, f"one of {one_of(MMA_M)}"),
     "merge": (lambda v: v in MERGES, f"one of {one_of(MERGES)}"),
     "q_absmax": (lambda v: 0 < v < 1e4, "a number above 0 and below 10000"),
+    "max_registers": (lambda v: v == 0 or 24 <= v <= 255,
+                      "0 (the compiler's choice) or an integer from 24 to 255"),
     **{w: (lambda v: bool(v.strip()), f"a reason (say why {what})")
        for w, what in registry.WAIVERS.items()},
 }

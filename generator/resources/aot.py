@@ -306,8 +306,10 @@ def _figures_of(index: int, arch_name: str) -> dict:
     except Exception as exc:  # noqa: BLE001  (reported, with the kernel's name, by the parent)
         while exc.__cause__ is not None:
             exc = exc.__cause__
-        first = (str(exc).strip().splitlines() or [""])[0]
-        return {"error": f"{type(exc).__name__}: {first}"}
+        lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()] or [""]
+        # a CompilationError's first line is where, its last one what
+        what = lines[0] if len(lines) == 1 else f"{lines[0]} {lines[-1]}"
+        return {"error": f"{type(exc).__name__}: {what}"}
 
 
 def compile_build(source: str, fp8_format: str, arch_name: str, jobs: int) -> list[dict]:

@@ -4,7 +4,9 @@ Each KV tile (64 rows x 576 fp8) streams by TMA into a shared-memory ring;
 wgmma computes the scores with the KV rows as M (S^T = K Q^T, fp8 x fp8, so
 16 heads need no padding to M = 64) and the output transposed
 (O^T = V^T P^T, fp16, M = 512 / v_parts), V converted fp8 -> fp16 once per
-element into shared memory. Splits write normalised partials and their
+element into shared memory (v_buffers 2: the next part converts while the
+last part's wgmma runs; overlap_scores: the next tile's score wgmmas run
+under this tile's output parts). Splits write normalised partials and their
 log-sum-exp; a Triton kernel merges them (launched with programmatic dependent
 launch when pdl is set, so that its launch overlaps the attention kernel).
 """
@@ -16,6 +18,7 @@ from typing import Any, Mapping
 
 from generator.core.backends.triton import TL_FP8
 from generator.core.contract import FP8_MAX, KV_LORA, QK_DIM
+from generator.core.occupancy import SM90_SMEM_PER_BLOCK as SMEM_PER_PROGRAM
 from generator.core.plan import BackendPlan, Buffer, Const, Dtype, Launch, RunnerInput
 
 # KV rows per tile: the M of the score wgmma (64 per warpgroup).
@@ -38,15 +41,42 @@ class GluonPlan:
     fp8: Dtype
 
 
+def smem_bytes(cfg: Mapping[str, Any], num_heads: int = 16) -> int:
+    """Shared memory of the attention kernel's buffers: the KV ring, fp16 V
+    (v_buffers parts of 512 / v_parts dims), fp8 Q, fp16 P."""
+    stages, v_parts, v_bufs = cfg["num_stages"], cfg["v_parts"], cfg["v_buffers"]
+    return (stages * BLOCK_N * QK_DIM + v_bufs * BLOCK_N * (KV_LORA // v_parts) * 2
+            + num_heads * QK_DIM + BLOCK_N * num_heads * 2)
+
+
+def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]]:
+    """What the gluon kernel cannot combine: (field, message) per problem."""
+    problems = []
+    if cfg["v_buffers"] > cfg["v_parts"]:
+        problems.append(("v_buffers", f"{cfg['v_buffers']} buffers for {cfg['v_parts']} V part(s): "
+                                      f"at most v_parts (allowed: 1 to {cfg['v_parts']})"))
+    if cfg["overlap_scores"] and cfg["num_stages"] < 2:
+        problems.append(("overlap_scores", "needs num_stages 2 or more: the next tile's scores "
+                                           "read it while this tile's slot is still in use"))
+    if cfg["num_warps"] == 8 and cfg["v_parts"] > 4:
+        problems.append(("v_parts", f"{cfg['v_parts']} parts of {KV_LORA // cfg['v_parts']} dims are "
+                                    "fewer rows than two warpgroups' wgmma (128) for num_warps 8 "
+                                    "(allowed: 1, 2, 4)"))
+    used = smem_bytes(cfg)
+    if used > SMEM_PER_PROGRAM:
+        problems.append(("num_stages", f"{cfg['num_stages']} stages with v_parts {cfg['v_parts']} and "
+                                       f"v_buffers {cfg['v_buffers']} take {used} bytes of shared "
+                                       f"memory, more than the {SMEM_PER_PROGRAM} a program may have"))
+    return problems
+
+
 def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
     _, _, _, num_heads = runner.key  # keyed shapes only (registry: not general)
     splits = cfg["splits"]
     merge = splits > 1
     stem = f"mla_{runner.tag}_gluon" + (f"_split{splits}" if merge else "")
     q_scale = cfg["q_absmax"] / FP8_MAX[runner.fp8_format]
-    stages, v_parts = cfg["num_stages"], cfg["v_parts"]
-    smem = (stages * BLOCK_N * QK_DIM + BLOCK_N * (KV_LORA // v_parts) * 2
-            + num_heads * QK_DIM + BLOCK_N * num_heads * 2)
+    smem = smem_bytes(cfg, num_heads)
     batch, total_q = runner.sizes.batch, runner.sizes.total_q
     attend = Launch(
         kernel=stem,
@@ -54,14 +84,17 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
         constexprs=(
             Const("NUM_HEADS", num_heads),
             Const("NUM_SPLITS", splits),
-            Const("STAGES", stages),
-            Const("V_PARTS", v_parts),
+            Const("STAGES", cfg["num_stages"]),
+            Const("V_PARTS", cfg["v_parts"]),
+            Const("V_BUFS", cfg["v_buffers"]),
+            Const("OVERLAP", cfg["overlap_scores"]),
             Const("Q_SCALE", q_scale),
             Const("FP8", Dtype(TL_FP8[runner.fp8_format])),
             Const("WRITE_PARTIAL", merge),
         ),
         grid=(batch, splits),
-        options=(("num_warps", cfg["num_warps"]),),
+        options=(("num_warps", cfg["num_warps"]),)
+        + ((("maxnreg", cfg["max_registers"]),) if cfg["max_registers"] else ()),
     )
     launches = [attend]
     out = Buffer("out", (total_q, num_heads, KV_LORA), "bfloat16")
