@@ -26,6 +26,28 @@ def _specs(spec: tuple[str, ...]) -> list[Path]:
     return [Path(s) for s in spec] if spec else default_specs()
 
 
+def _per_spec(option: str, path: str | None, specs: list[Path]) -> list[Path | None]:
+    """Where each spec's output file goes. One spec: the path as given. Several
+    (one process times or checks them in turn): one file per spec, named after
+    the path with the spec file's stem inserted, so that no run overwrites
+    another's (out/bench.json -> out/bench.h200.json, out/bench.h200-mxfp4.json)."""
+    if path is None:
+        return [None] * len(specs)
+    given = Path(path)
+    if len(specs) == 1:
+        return [given]
+    out: list[Path | None] = []
+    seen: dict[Path, Path] = {}
+    for s in specs:
+        mine = given.with_name(f"{given.stem}.{s.stem}{given.suffix}")
+        if mine in seen:
+            raise UserError(f"{option} {path}: {seen[mine]} and {s} would both write {mine} "
+                            "(specs with one file name: run them separately)")
+        seen[mine] = s
+        out.append(mine)
+    return out
+
+
 class _Group(click.Group):
     def invoke(self, ctx):
         try:
@@ -117,7 +139,9 @@ def build(spec, build_dir, check_only, show_diff):
               help="Run on the CPU through Triton's interpreter, on small shapes of the same "
                    "structure (sets TRITON_INTERPRET=1).")
 @click.option("--seed", default=1, show_default=True, help="First seed; each check draws fresh inputs.")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="Also write results as JSON.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False),
+              help="Also write results as JSON (several specs: one file per spec, "
+                   "F.<spec stem>.json).")
 def check(spec, shapes, interpret, seed, json_path):
     """Prove a generated submission correct on this GPU.
 
@@ -130,8 +154,9 @@ def check(spec, shapes, interpret, seed, json_path):
     from generator.gpu.check import run_checks
 
     ok = True
-    for path in _specs(spec):
-        ok &= run_checks(path, shapes=shapes, interpret=interpret, seed=seed, json_path=json_path)
+    paths = _specs(spec)
+    for path, json_out in zip(paths, _per_spec("--json", json_path, paths)):
+        ok &= run_checks(path, shapes=shapes, interpret=interpret, seed=seed, json_path=json_out)
     sys.exit(0 if ok else 1)
 
 
@@ -154,25 +179,33 @@ def check(spec, shapes, interpret, seed, json_path):
                    "under-reports (PERF.md); at most a quarter of the GPU's memory.")
 @click.option("--max-seconds", default=10.0, show_default=True,
               help="Time budget per shape (the leaderboard's stop rule also applies).")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="Write results as JSON.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False),
+              help="Write results as JSON (several specs: one file per spec, F.<spec stem>.json).")
 @click.option("--compare", "compare_path", type=click.Path(exists=True, dir_okay=False),
-              help="An earlier JSON: flag changes beyond run-to-run noise.")
+              help="An earlier JSON: flag changes beyond run-to-run noise (every spec's shapes "
+                   "against it, matched by shape).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Draw each shape's time beside the floor and the baselines, % of HBM marked "
-                   "(.png or .svg; needs the [plot] extra).")
+                   "(.png or .svg; needs the [plot] extra; several specs: one file per spec).")
 def bench(spec, shapes, mode, baseline, l2_clear_mib, max_seconds, json_path, compare_path,
           plot_path):
-    """Time a generated submission the way the leaderboard does, with the roofline."""
+    """Time a generated submission the way the leaderboard does, with the roofline.
+
+    Several --spec are timed in turn by one process (same GPU, same clocks), each
+    with its own table, JSON and plot.
+    """
     from generator.gpu.bench import run_bench
 
-    for path in _specs(spec):
+    paths = _specs(spec)
+    for path, json_out, plot_out in zip(paths, _per_spec("--json", json_path, paths),
+                                        _per_spec("--plot", plot_path, paths)):
         result = run_bench(path, shapes=shapes, mode=mode, baselines=baseline,
                            l2_clear_mib=l2_clear_mib, max_seconds=max_seconds,
-                           json_path=json_path, compare_path=compare_path)
-        if plot_path:
+                           json_path=json_out, compare_path=compare_path)
+        if plot_out:
             from generator.plot import plot_bench
 
-            click.echo(f"plot: {plot_bench(result, plot_path)}")
+            click.echo(f"plot: {plot_bench(result, plot_out)}")
 
 
 @main.command()

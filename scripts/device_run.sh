@@ -3,6 +3,7 @@
 # Wheels in .whl/ (for a machine that cannot reach a package index) are installed first.
 # Usage (on the GPU machine, from the repo root):
 #   GEN_COMMIT=<sha> scripts/device_run.sh [check] [bench] [tune]
+#   scripts/device_run.sh "check-mxfp4 bench-mxfp4"   (issue 9: about 4-6 min of GPU in all)
 # Results land in $OUT (or ./out when OUT is unset).
 set -uo pipefail
 OUT=${OUT:-out}
@@ -27,6 +28,26 @@ for step in "${@:-check bench}"; do
       bench) gen bench --spec specs/h200.yaml --baseline torch --baseline flashinfer --max-seconds 4 --json "$OUT/bench.json" 2>&1 | tee -a "$OUT/bench.log";;
       bench-l2big) gen bench --spec specs/h200.yaml --baseline flashinfer --l2-clear-mib 8192 --max-seconds 3 --json "$OUT/bench_l2big.json" 2>&1 | tee -a "$OUT/bench.log";;
       bench-prev) gen bench --spec perf/specs/h200-triton-32aabfc.yaml --max-seconds 3 --json "$OUT/bench_prev.json" 2>&1 | tee -a "$OUT/bench.log";;
+      # Issue 9, MXFP4 KV on the H200 (perf/specs/h200-mxfp4*.yaml: Triton, dequantised
+      # scores / tl.dot_scaled scores). Neither step changes rc: an experiment.
+      # check-mxfp4: one process per spec (a compile failure in one keeps the other's
+      # results): $OUT/check_h200-mxfp4{,-scaled}.json, log $OUT/check_mxfp4.log.
+      # About 1-1.5 min of GPU each (new kernels compile: 8 attention + 7 merges per
+      # spec; the check cases themselves take seconds), so about 2-3 min for the step.
+      check-mxfp4)
+        for m in h200-mxfp4 h200-mxfp4-scaled; do
+          gen check --spec "perf/specs/$m.yaml" --json "$OUT/check_$m.json" 2>&1 | tee -a "$OUT/check_mxfp4.log"
+        done;;
+      # bench-mxfp4: one process times the gluon fp8 build and both MXFP4 builds in turn
+      # (same GPU, same clocks; gen bench writes one JSON per spec as it finishes, so a
+      # failure in the last spec keeps the first two): $OUT/bench_mxfp4.h200.json,
+      # bench_mxfp4.h200-mxfp4.json, bench_mxfp4.h200-mxfp4-scaled.json, log bench_mxfp4.log.
+      # Timing at most 3 specs x 8 shapes x 2 clocks (queued, idle) x 3 s = 144 s (the
+      # 0.1% stop rule ends most earlier), plus about 30 s of setup (8 GiB clear buffer,
+      # HBM copy, compiles cached by check-mxfp4 when it ran first): about 2-3 min.
+      bench-mxfp4) gen bench --spec specs/h200.yaml --spec perf/specs/h200-mxfp4.yaml \
+                     --spec perf/specs/h200-mxfp4-scaled.yaml --max-seconds 3 \
+                     --json "$OUT/bench_mxfp4.json" 2>&1 | tee -a "$OUT/bench_mxfp4.log";;
       profile)
         # Nsight Compute on the largest and the smallest shape's kernels (third call on).
         for shape in "256 8192 mla_b256_kv8192" "4 1024 mla_b4_kv1024"; do
