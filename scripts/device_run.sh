@@ -27,6 +27,10 @@ for step in "${@:-check bench}"; do
       check-mi355x) gen check --spec specs/mi355x.yaml --json "$OUT/check_mi355x.json" 2>&1 | tee "$OUT/check_mi355x.log";;
       bench) gen bench --spec specs/h200.yaml --baseline torch --baseline flashinfer --max-seconds 4 --json "$OUT/bench.json" 2>&1 | tee -a "$OUT/bench.log";;
       bench-l2big) gen bench --spec specs/h200.yaml --baseline flashinfer --l2-clear-mib 8192 --max-seconds 3 --json "$OUT/bench_l2big.json" 2>&1 | tee -a "$OUT/bench.log";;
+      # Three programs per SM (perf/specs/h200-3cta*.yaml) against specs/h200.yaml, large shapes, one process.
+      bench-3cta) gen bench --spec specs/h200.yaml --spec perf/specs/h200-3cta.yaml --spec perf/specs/h200-3cta-v8.yaml \
+                    --shapes b32_kv8192 --shapes b64_kv8192 --shapes b256_kv1024 --shapes b256_kv8192 \
+                    --max-seconds 2 --json "$OUT/bench_3cta.json" 2>&1 | tee -a "$OUT/bench_3cta.log";;
       bench-prev) gen bench --spec perf/specs/h200-triton-32aabfc.yaml --max-seconds 3 --json "$OUT/bench_prev.json" 2>&1 | tee -a "$OUT/bench.log";;
       # Issue 9, MXFP4 KV on the H200 (perf/specs/h200-mxfp4*.yaml: Triton, dequantised
       # scores / tl.dot_scaled scores). Neither step changes rc: an experiment.
