@@ -25,7 +25,9 @@ for step in "${@:-check bench}"; do
     case "$s" in
       check) gen check --spec specs/h200.yaml --json "$OUT/check.json" 2>&1 | tee "$OUT/check.log"; rc=$((rc | ${PIPESTATUS[0]}));;
       check-mi355x) gen check --spec specs/mi355x.yaml --json "$OUT/check_mi355x.json" 2>&1 | tee "$OUT/check_mi355x.log";;
-      bench) gen bench --spec specs/h200.yaml --baseline torch --baseline flashinfer --max-seconds 4 --json "$OUT/bench.json" 2>&1 | tee -a "$OUT/bench.log";;
+      # BENCH_COMPARE=<earlier run's JSON> adds gen bench --compare.
+      bench) gen bench --spec specs/h200.yaml --baseline torch --baseline flashinfer --max-seconds 4 --json "$OUT/bench.json" \
+               ${BENCH_COMPARE:+--compare "$BENCH_COMPARE"} 2>&1 | tee -a "$OUT/bench.log";;
       bench-l2big) gen bench --spec specs/h200.yaml --baseline flashinfer --l2-clear-mib 8192 --max-seconds 3 --json "$OUT/bench_l2big.json" 2>&1 | tee -a "$OUT/bench.log";;
       # Three programs per SM (perf/specs/h200-3cta*.yaml) against specs/h200.yaml, large shapes, one process.
       bench-3cta) gen bench --spec specs/h200.yaml --spec perf/specs/h200-3cta.yaml --spec perf/specs/h200-3cta-v8.yaml \
