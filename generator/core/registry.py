@@ -247,14 +247,16 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     "q_mode": "fp8_static",
                     "kv_format": "fp8",
                     # Measured on the H200 (PERF.md, 2026-11-30): 4 warps beat 8 on
-                    # every shape; V in two halves (v_parts 2) with a one-tile ring
-                    # (num_stages 1) fits two programs per SM and was fastest on
-                    # the large shapes (58.6% of HBM at b256 kv8192, against 50.8%
-                    # for one program with a 3-deep ring); PDL took about 1 us off
-                    # the small shapes' merge.
+                    # every shape. A two-tile ring with V in four parts (99 KB:
+                    # two programs per SM, each a tile ahead) beat the one-tile
+                    # ring with V in halves by 9-12% on the four large shapes
+                    # (b256 kv8192 436 against 478 us, 65.5% of HBM), and every
+                    # one-program layout (a deeper ring, two V buffers at 147
+                    # KB) by more. PDL took about 1 us off the small shapes'
+                    # merge. Overlapped scores and two V buffers never won.
                     "num_warps": 4,
-                    "num_stages": 1,
-                    "v_parts": 2,
+                    "num_stages": 2,
+                    "v_parts": 4,
                     "v_buffers": 1,
                     "overlap_scores": False,
                     # ptxas's register cap per thread (0: its own choice); 168
@@ -265,15 +267,17 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     "q_absmax": 6.0,
                 })},
                 required=("splits",),
-                # The pipeline's shape first (gen tune tries the current entry,
-                # then each one-field change, then the product in this order);
+                # The pipeline's shape (gen tune tries the current entry, then
+                # each one-field change, then the product in this order: the
+                # first run of 2026-11-30 ran out of time before the winner,
+                # two stages with V in 4 parts, when overlap came first);
                 # splits, warps and the merge width were settled by hand in
                 # PERF.md's runs: give an entry a `tune:` to revisit them.
                 search_space={
-                    "overlap_scores": (True, False),
-                    "num_stages": (2, 1),
-                    "v_parts": (8, 2, 4),
-                    "v_buffers": (2, 1),
+                    "num_stages": (2, 1, 3),
+                    "v_parts": (4, 2, 8),
+                    "v_buffers": (1, 2),
+                    "overlap_scores": (False, True),
                 },
                 choices={
                     "num_warps": (4, 8),
