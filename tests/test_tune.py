@@ -65,10 +65,30 @@ def test_candidates_current_first_then_one_field_changes_then_the_product():
     ]
 
 
+def test_two_field_changes_come_before_the_rest_of_the_product():
+    spec = parse_spec(SMALL.read_text().replace(
+        "tune: {splits: [2, 4]}", "tune: {splits: [2], num_warps: [8], num_stages: [2]}"), "x.yaml")
+    shape = spec.shapes[0]
+    got = [str(c) for c in candidates(shape, space_for(shape, 0, "b3_kv256"), "cuda")]
+    assert got == [
+        "backend: triton_split, splits: 3, block_n: 16",  # current
+        # one field
+        "backend: triton_split, splits: 2, block_n: 16",
+        "backend: triton_split, splits: 3, block_n: 16, num_warps: 8",
+        "backend: triton_split, splits: 3, block_n: 16, num_stages: 2",
+        # two fields, pairs of axes in order
+        "backend: triton_split, splits: 2, block_n: 16, num_warps: 8",
+        "backend: triton_split, splits: 2, block_n: 16, num_stages: 2",
+        "backend: triton_split, splits: 3, block_n: 16, num_warps: 8, num_stages: 2",
+        # the rest of the product
+        "backend: triton_split, splits: 2, block_n: 16, num_warps: 8, num_stages: 2",
+    ]
+
+
 def test_registry_space_without_tune_entry():
     spec = load_spec(ROOT / "specs/h200.yaml")
     space = space_for(spec.shapes[0], 0, "b4_kv1024")
-    assert "registry" in space.origin and space.size == 2 * 2 * 3 * 2
+    assert "registry" in space.origin and space.size == 3 * 3 * 2 * 2
 
 
 def test_tune_entry_is_validated_against_the_backends_fields_and_values():
@@ -111,7 +131,7 @@ def test_dry_run_prints_each_space_and_its_size(spec_copy):
     result = CliRunner().invoke(main, ["tune", "--spec", str(spec_copy), "--dry-run"])
     assert result.exit_code == 0, result.output
     assert "b3_kv256" in result.output and "splits: 2, 4" in result.output
-    assert "│     24 │" in result.output  # gluon's registry space: 2 x 2 x 3 x 2
+    assert "│     36 │" in result.output  # gluon's registry space: 3 x 3 x 2 x 2
 
 
 def test_unknown_shape_tag_is_a_user_error(spec_copy):
