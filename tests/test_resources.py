@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.core import registry
-from generator.resources.aot import serialized_wgmma_warnings
+from generator.resources.aot import main_loop, serialized_wgmma_warnings
 from generator.resources.report import RULES, source_hash, to_json, unused_allowances, violations
 
 from conftest import ROOT
@@ -202,6 +202,27 @@ def test_ptxas_serialisation_warnings_are_read_without_paths():
     assert serialized_wgmma_warnings("ptxas info    : Used 95 registers\n") == []
 
 
+SASS_WITH_LOOP = """
+        /*0000*/                   MOV R1, c[0x0][0x28] ;
+        /*0010*/                   ISETP.GE.AND P0, PT, R2, 0x1, PT ;
+        /*0020*/               @P0 BRA 0x70 ;
+        /*0030*/                   LDS R4, [R3] ;
+        /*0040*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;
+        /*0050*/                   IADD3 R2, R2, -0x1, RZ ;
+        /*0060*/               @P1 BRA 0x30 ;
+        /*0070*/                   EXIT ;
+        /*0080*/                   SYNCS.PHASECHK.TRANS64 P0, [R5], R6 ;
+        /*0090*/                   BRA 0x0 ;
+"""
+
+
+def test_main_loop_is_the_longest_backward_branch_before_the_exit():
+    """The loop 0x30-0x60 (4 instructions, 1 barrier); the jump back from the
+    out-of-line block after EXIT (an mbarrier retry) is not a loop."""
+    assert main_loop(SASS_WITH_LOOP) == {"instructions": 4, "barriers": 1}
+    assert main_loop(SASS_WITH_LOOP.replace("@P1 BRA 0x30", "@P1 BRA 0x70")) is None
+
+
 def test_other_triton_version_is_refused_before_compiling(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "specs").mkdir()
@@ -288,10 +309,15 @@ def test_gluon_kernels_are_compiled_and_reported(gluon_report):
     assert attend["grid"] == [4, 8] and merge["launch"]["launch_pdl"] is True
     assert {op.split(".")[0] for op in attend["mma"]} == {"QGMMA", "HGMMA"}
     assert attend["spills"] is False and attend["wgmma_serialized"] is False
-    # the plan's KV ring + V + Q + P (80,896 bytes) and the compiler's scratch
-    assert 80896 <= attend["shared_bytes"] < 80896 + 1024
+    # the plan's two-tile ring + V part + Q + P (101,376 bytes) and the compiler's scratch
+    assert 101376 <= attend["shared_bytes"] < 101376 + 1024
     assert attend["occupancy"]["blocks_per_sm"] == 2
     assert merge["mma"] == {} and merge["spills"] is False
+    # the KV loop: hundreds of instructions a tile, barriers among them; the
+    # merge's loop over splits is unrolled
+    loop = attend["main_loop"]
+    assert 200 < loop["instructions"] < 5000 and 0 < loop["barriers"] < loop["instructions"]
+    assert merge["main_loop"] is None
 
 
 GLUON_PROBE = """

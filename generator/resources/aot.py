@@ -54,6 +54,9 @@ _SASS_OPCODE = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z
 # instructions are serialized due to ... (C7515)"
 _WGMMA_SERIALIZED = re.compile(r"^.*(?:C7514|C7515|wgmma\.mma_async instructions are serialized).*$",
                                re.M)
+# One SASS instruction: address, optional predicate, opcode, operands.
+_SASS_INSTR = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)(?:\.\S*)?([^;]*);",
+                         re.MULTILINE)
 _RES_USAGE = re.compile(r"Function (\S+):\s*\n\s*REG:(\d+) STACK:(\d+) SHARED:(\d+) LOCAL:(\d+)")
 _AMD_META = re.compile(r"^\s+\.(vgpr_count|agpr_count|vgpr_spill_count|sgpr_spill_count|sgpr_count|"
                        r"private_segment_fixed_size|group_segment_fixed_size):\s+(\d+)", re.M)
@@ -203,6 +206,27 @@ def serialized_wgmma_warnings(ptxas_log: str) -> list[str]:
     return sorted(out)
 
 
+def main_loop(sass: str) -> dict | None:
+    """The kernel's largest loop in its SASS (the longest backward branch's
+    span): how many instructions one iteration issues per warp, and how many of
+    them are barriers (BAR). None for a kernel without a loop. Branches after
+    the last EXIT are out-of-line slow paths (an mbarrier wait's retry jumps
+    back from there), not loops. A static count, for comparing kernels on a
+    CPU; the GPU's profile says where time goes."""
+    instrs = [(int(addr, 16), op, rest) for addr, op, rest in _SASS_INSTR.findall(sass)]
+    end = max((addr for addr, op, _ in instrs if op == "EXIT"), default=None)
+    spans = []
+    for addr, op, rest in instrs:
+        target = re.search(r"0x([0-9a-f]+)", rest) if op == "BRA" else None
+        if target and int(target.group(1), 16) < addr and (end is None or addr < end):
+            spans.append((int(target.group(1), 16), addr))
+    if not spans:
+        return None
+    lo, hi = max(spans, key=lambda span: (span[1] - span[0], span[0]))
+    body = [op for addr, op, _ in instrs if lo <= addr <= hi]
+    return {"instructions": len(body), "barriers": sum(op == "BAR" for op in body)}
+
+
 def _ptxas_path() -> str:
     """The ptxas Triton itself runs for sm90 (3.6: triton/backends/nvidia/bin/ptxas;
     later versions ship a newer one beside it for the PTX they emit)."""
@@ -245,6 +269,7 @@ def _cuda_figures(compiled) -> dict:
         "shared_bytes": compiled.metadata.shared,
         "static_shared_bytes": static_shared,
         "mma": mma,
+        "main_loop": main_loop(sass),
         "wgmma_serialized": bool(serialized),
         "wgmma_serialized_warnings": serialized,
     }
