@@ -219,7 +219,9 @@ SASS_WITH_LOOP = """
 def test_main_loop_is_the_longest_backward_branch_before_the_exit():
     """The loop 0x30-0x60 (4 instructions, 1 barrier); the jump back from the
     out-of-line block after EXIT (an mbarrier retry) is not a loop."""
-    assert main_loop(SASS_WITH_LOOP) == {"instructions": 4, "barriers": 1}
+    assert main_loop(SASS_WITH_LOOP) == {
+        "instructions": 4, "barriers": 1,
+        "opcodes": [["BAR", 1], ["BRA", 1], ["IADD3", 1], ["LDS", 1]]}
     assert main_loop(SASS_WITH_LOOP.replace("@P1 BRA 0x30", "@P1 BRA 0x70")) is None
 
 

@@ -209,7 +209,8 @@ def serialized_wgmma_warnings(ptxas_log: str) -> list[str]:
 def main_loop(sass: str) -> dict | None:
     """The kernel's largest loop in its SASS (the longest backward branch's
     span): how many instructions one iteration issues per warp, and how many of
-    them are barriers (BAR). None for a kernel without a loop. Branches after
+    them are barriers (BAR), and each opcode (without modifiers) with its count,
+    most frequent first (a list, so that JSON keeps the order). None for a kernel without a loop. Branches after
     the last EXIT are out-of-line slow paths (an mbarrier wait's retry jumps
     back from there), not loops. A static count, for comparing kernels on a
     CPU; the GPU's profile says where time goes."""
@@ -224,7 +225,12 @@ def main_loop(sass: str) -> dict | None:
         return None
     lo, hi = max(spans, key=lambda span: (span[1] - span[0], span[0]))
     body = [op for addr, op, _ in instrs if lo <= addr <= hi]
-    return {"instructions": len(body), "barriers": sum(op == "BAR" for op in body)}
+    counts: dict[str, int] = {}
+    for op in body:
+        counts[op] = counts.get(op, 0) + 1
+    # most frequent first, then by name: deterministic, and the head is the story
+    opcodes = [[op, n] for op, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+    return {"instructions": len(body), "barriers": counts.get("BAR", 0), "opcodes": opcodes}
 
 
 def _ptxas_path() -> str:
