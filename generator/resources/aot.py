@@ -47,16 +47,15 @@ FALLBACK_PROBE = (16, 1024, 1, 16)  # batch, kv_len, q_seq_len, num_heads
 
 QK_DIM, KV_LORA = 576, 512
 
-_SASS_OPCODE = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*(?:\.\w+)*)",
-                          re.M)
+# One SASS instruction: address, optional predicate, opcode with its
+# modifiers (HGMMA.64x16x16.F32), operands.
+_SASS_INSTR = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*(?:\.\w+)*)([^;]*);",
+                         re.M)
 # ptxas's performance warnings that it serialised a kernel's wgmmas, e.g.
 # "ptxas /tmp/k.ptx, line 9; warning : Potential Performance Loss: wgmma.mma_async
 # instructions are serialized due to ... (C7515)"
 _WGMMA_SERIALIZED = re.compile(r"^.*(?:C7514|C7515|wgmma\.mma_async instructions are serialized).*$",
                                re.M)
-# One SASS instruction: address, optional predicate, opcode, operands.
-_SASS_INSTR = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)(?:\.\S*)?([^;]*);",
-                         re.MULTILINE)
 _RES_USAGE = re.compile(r"Function (\S+):\s*\n\s*REG:(\d+) STACK:(\d+) SHARED:(\d+) LOCAL:(\d+)")
 _AMD_META = re.compile(r"^\s+\.(vgpr_count|agpr_count|vgpr_spill_count|sgpr_spill_count|sgpr_count|"
                        r"private_segment_fixed_size|group_segment_fixed_size):\s+(\d+)", re.M)
@@ -214,7 +213,7 @@ def main_loop(sass: str) -> dict | None:
     the last EXIT are out-of-line slow paths (an mbarrier wait's retry jumps
     back from there), not loops. A static count, for comparing kernels on a
     CPU; the GPU's profile says where time goes."""
-    instrs = [(int(addr, 16), op, rest) for addr, op, rest in _SASS_INSTR.findall(sass)]
+    instrs = [(int(addr, 16), op.split(".")[0], rest) for addr, op, rest in _SASS_INSTR.findall(sass)]
     end = max((addr for addr, op, _ in instrs if op == "EXIT"), default=None)
     spans = []
     for addr, op, rest in instrs:
@@ -263,7 +262,7 @@ def _cuda_figures(compiled) -> dict:
         raise RuntimeError(f"cannot read cuobjdump -res-usage output:\n{usage}")
     regs, stack, static_shared, local = (int(g) for g in match.groups()[1:])
     mma: dict[str, int] = {}
-    for op in _SASS_OPCODE.findall(sass):
+    for _, op, _ in _SASS_INSTR.findall(sass):
         if "MMA" in op.split(".")[0]:
             mma[op] = mma.get(op, 0) + 1
     return {
