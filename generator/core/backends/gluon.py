@@ -32,21 +32,20 @@ DCHUNK = 64
 class GluonPlan:
     splits: int
     buffers: tuple[Buffer, ...]
-    # Bytes of shared memory the attention kernel's buffers take (the compiler
-    # adds a little scratch): the KV ring, fp16 V, fp8 Q, fp16 P.
-    smem_bytes: int
     # The merge kernel waits for the attention kernel with griddepcontrol.
     pdl: bool
     # The target's fp8 type.
     fp8: Dtype
 
 
-def smem_bytes(cfg: Mapping[str, Any], num_heads: int = 16) -> int:
+def smem_bytes(cfg: Mapping[str, Any]) -> int:
     """Shared memory of the attention kernel's buffers: the KV ring, fp16 V
-    (v_buffers parts of 512 / v_parts dims), fp8 Q, fp16 P."""
+    (v_buffers parts of 512 / v_parts dims), fp8 Q, fp16 P, for the 16 heads
+    the kernel is laid out for (the registry's max_num_heads)."""
+    heads = 16
     stages, v_parts, v_bufs = cfg["num_stages"], cfg["v_parts"], cfg["v_buffers"]
     return (stages * BLOCK_N * QK_DIM + v_bufs * BLOCK_N * (KV_LORA // v_parts) * 2
-            + num_heads * QK_DIM + BLOCK_N * num_heads * 2)
+            + heads * QK_DIM + BLOCK_N * heads * 2)
 
 
 def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]]:
@@ -76,7 +75,6 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
     merge = splits > 1
     stem = f"mla_{runner.tag}_gluon" + (f"_split{splits}" if merge else "")
     q_scale = cfg["q_absmax"] / FP8_MAX[runner.fp8_format]
-    smem = smem_bytes(cfg, num_heads)
     batch, total_q = runner.sizes.batch, runner.sizes.total_q
     attend = Launch(
         kernel=stem,
@@ -120,7 +118,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
         ))
     return BackendPlan(
         launches=tuple(launches),
-        detail=GluonPlan(splits=splits, buffers=buffers, smem_bytes=smem, pdl=cfg["pdl"],
+        detail=GluonPlan(splits=splits, buffers=buffers, pdl=cfg["pdl"],
                          fp8=Dtype(TL_FP8[runner.fp8_format])),
         q_scale=q_scale,
     )
