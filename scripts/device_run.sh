@@ -71,6 +71,15 @@ for step in "${@:-check bench}"; do
       tune) gen tune --spec specs/h200.yaml --gpus "${TUNE_GPUS:-1}" --max-minutes "${TUNE_MINUTES:-9}" \
               --plot "$OUT/tune.png" 2>&1 | tee "$OUT/tune.log"; rc=$((rc | ${PIPESTATUS[0]}))
             cp perf/tune/h200.jsonl specs/h200.yaml "$OUT/";;
+      # VARIANTS="perf/specs/a.yaml perf/specs/b.yaml": gen check each variant spec
+      # (check_<name>.json), then one gen bench process times specs/h200.yaml and every
+      # variant (bench_variants.<target>.json), so the comparison shares GPU and clocks.
+      variants)
+        for v in ${VARIANTS:?set VARIANTS to spec files}; do
+          gen check --spec "$v" --json "$OUT/check_$(basename "$v" .yaml).json" 2>&1 | tee -a "$OUT/variants.log"
+        done
+        gen bench --spec specs/h200.yaml $(printf -- '--spec %s ' $VARIANTS) --max-seconds 3 \
+          --json "$OUT/bench_variants.json" 2>&1 | tee -a "$OUT/variants.log";;
       bench-lb) gen bench --spec specs/h200.yaml --mode leaderboard --json "$OUT/bench_lb.json" 2>&1 | tee "$OUT/bench_lb.log";;
       *) echo "unknown step $s"; exit 2;;
     esac

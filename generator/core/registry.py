@@ -285,7 +285,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # must fit the 227 KB a program may have.
                     "num_stages": (1, 2, 3, 4),
                     "v_parts": (1, 2, 4, 8),
-                    "v_buffers": (1, 2),
+                    "v_buffers": (0, 1, 2),
                 },
                 field_rules=gluon.field_rules,
                 stdlib=("functools",),

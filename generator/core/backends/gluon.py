@@ -5,7 +5,8 @@ wgmma computes the scores with the KV rows as M (S^T = K Q^T, fp8 x fp8, so
 16 heads need no padding to M = 64) and the output transposed
 (O^T = V^T P^T, fp16, M = 512 / v_parts), V converted fp8 -> fp16 once per
 element into shared memory (v_buffers 2: the next part converts while the
-last part's wgmma runs; overlap_scores: the next tile's score wgmmas run
+last part's wgmma runs; v_buffers 0: no fp16 copy, V^T loads from the fp8 ring
+straight into the wgmma's register operand; overlap_scores: the next tile's score wgmmas run
 under this tile's output parts). Splits write normalised partials and their
 log-sum-exp; a Triton kernel merges them (launched with programmatic dependent
 launch when pdl is set, so that its launch overlaps the attention kernel).
@@ -43,7 +44,8 @@ def smem_bytes(cfg: Mapping[str, Any]) -> int:
     (v_buffers parts of 512 / v_parts dims), fp8 Q, fp16 P, for the 16 heads
     the kernel is laid out for (the registry's max_num_heads)."""
     heads = 16
-    stages, v_parts, v_bufs = cfg["num_stages"], cfg["v_parts"], cfg["v_buffers"]
+    # v_buffers 0 still allocates one buffer (unused): Gluon allocates statically.
+    stages, v_parts, v_bufs = cfg["num_stages"], cfg["v_parts"], max(cfg["v_buffers"], 1)
     return (stages * BLOCK_N * QK_DIM + v_bufs * BLOCK_N * (KV_LORA // v_parts) * 2
             + heads * QK_DIM + BLOCK_N * heads * 2)
 
@@ -54,6 +56,11 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
     if cfg["v_buffers"] > cfg["v_parts"]:
         problems.append(("v_buffers", f"{cfg['v_buffers']} buffers for {cfg['v_parts']} V part(s): "
                                       f"at most v_parts (allowed: 1 to {cfg['v_parts']})"))
+    if cfg["v_buffers"] == 0 and (cfg["v_parts"] != 8 or cfg["overlap_scores"]):
+        problems.append(("v_buffers", "0 (V from the fp8 ring as the wgmma's register operand) needs "
+                                      f"v_parts 8 and no overlap_scores, not v_parts {cfg['v_parts']}"
+                                      f"{' with overlap_scores' if cfg['overlap_scores'] else ''} "
+                                      "(allowed here: 1 to " + str(cfg["v_parts"]) + ")"))
     if cfg["overlap_scores"] and cfg["num_stages"] < 2:
         problems.append(("overlap_scores", "needs num_stages 2 or more: the next tile's scores "
                                            "read it while this tile's slot is still in use"))
