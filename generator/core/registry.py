@@ -247,17 +247,20 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     "q_mode": "fp8_static",
                     "kv_format": "fp8",
                     # Measured on the H200 (PERF.md, 2026-11-30): 4 warps beat 8 on
-                    # every shape. A two-tile ring with V in four parts (99 KB:
-                    # two programs per SM, each a tile ahead) beat the one-tile
-                    # ring with V in halves by 9-12% on the four large shapes
-                    # (b256 kv8192 436 against 478 us, 65.5% of HBM), and every
-                    # one-program layout (a deeper ring, two V buffers at 147
-                    # KB) by more. PDL took about 1 us off the small shapes'
+                    # every shape, also at 128 registers with two 8-warp
+                    # programs per SM. A two-tile ring (two programs per SM, each
+                    # a tile ahead) beat the one-tile ring by 9-12% on the four
+                    # large shapes. V^T loaded from the fp8 ring straight into
+                    # the PV wgmma's register operand (v_buffers 0, V in 8
+                    # parts, 85 KB) beat V converted to fp16 in shared memory
+                    # (V in 4 parts) by 9-12% on the same four shapes (b256
+                    # kv8192 384 against 436 us, 74.6% of HBM) and tied on the
+                    # small ones. PDL took about 1 us off the small shapes'
                     # merge. Overlapped scores and two V buffers never won.
                     "num_warps": 4,
                     "num_stages": 2,
-                    "v_parts": 4,
-                    "v_buffers": 1,
+                    "v_parts": 8,
+                    "v_buffers": 0,
                     "overlap_scores": False,
                     # ptxas's register cap per thread (0: its own choice); 168
                     # lets three 4-warp programs share an SM.
@@ -275,14 +278,15 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 # PERF.md's runs: give an entry a `tune:` to revisit them.
                 search_space={
                     "num_stages": (2, 1, 3),
-                    "v_parts": (4, 2, 8),
-                    "v_buffers": (1, 2),
+                    "v_parts": (8, 4, 2),
+                    "v_buffers": (0, 1, 2),
                     "overlap_scores": (False, True),
                 },
                 choices={
                     "num_warps": (4, 8),
-                    # The KV ring (36 KB a stage) and V in fp16 (64 KB / v_parts)
-                    # must fit the 227 KB a program may have.
+                    # The KV ring (36 KB a stage) and V in fp16 (64 KB / v_parts
+                    # per buffer; v_buffers 0: none, V feeds the wgmma from
+                    # registers) must fit the 227 KB a program may have.
                     "num_stages": (1, 2, 3, 4),
                     "v_parts": (1, 2, 4, 8),
                     "v_buffers": (0, 1, 2),

@@ -44,8 +44,7 @@ def smem_bytes(cfg: Mapping[str, Any]) -> int:
     (v_buffers parts of 512 / v_parts dims), fp8 Q, fp16 P, for the 16 heads
     the kernel is laid out for (the registry's max_num_heads)."""
     heads = 16
-    # v_buffers 0 still allocates one buffer (unused): Gluon allocates statically.
-    stages, v_parts, v_bufs = cfg["num_stages"], cfg["v_parts"], max(cfg["v_buffers"], 1)
+    stages, v_parts, v_bufs = cfg["num_stages"], cfg["v_parts"], cfg["v_buffers"]
     return (stages * BLOCK_N * QK_DIM + v_bufs * BLOCK_N * (KV_LORA // v_parts) * 2
             + heads * QK_DIM + BLOCK_N * heads * 2)
 
