@@ -265,6 +265,8 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # ptxas's register cap per thread (0: its own choice); 168
                     # lets three 4-warp programs share an SM.
                     "max_registers": 0,
+                    # pdl: the merge kernel is a programmatic dependent of the
+                    # attention kernel, which lets it launch from its start.
                     "pdl": True,
                     "reduce_block_dv": 128,
                     "q_absmax": 6.0,

@@ -33,7 +33,8 @@ DCHUNK = 64
 class GluonPlan:
     splits: int
     buffers: tuple[Buffer, ...]
-    # The merge kernel waits for the attention kernel with griddepcontrol.
+    # The merge kernel waits for the attention kernel with griddepcontrol;
+    # the attention kernel lets it launch from its start.
     pdl: bool
     # The target's fp8 type.
     fp8: Dtype
@@ -55,11 +56,13 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
     if cfg["v_buffers"] > cfg["v_parts"]:
         problems.append(("v_buffers", f"{cfg['v_buffers']} buffers for {cfg['v_parts']} V part(s): "
                                       f"at most v_parts (allowed: 1 to {cfg['v_parts']})"))
-    if cfg["v_buffers"] == 0 and (cfg["v_parts"] != 8 or cfg["overlap_scores"]):
-        problems.append(("v_buffers", "0 (V from the fp8 ring as the wgmma's register operand) needs "
-                                      f"v_parts 8 and no overlap_scores, not v_parts {cfg['v_parts']}"
-                                      f"{' with overlap_scores' if cfg['overlap_scores'] else ''} "
-                                      "(allowed here: 1 to " + str(cfg["v_parts"]) + ")"))
+    if cfg["v_buffers"] == 0 and cfg["v_parts"] in (1, 2, 4):
+        problems.append(("v_buffers", f"0 (V from the fp8 ring as the wgmma's register operand) needs "
+                                      f"v_parts 8, not {cfg['v_parts']} (allowed with v_parts "
+                                      f"{cfg['v_parts']}: 1 to {cfg['v_parts']})"))
+    elif cfg["v_buffers"] == 0 and cfg["overlap_scores"]:
+        problems.append(("overlap_scores", "needs V in a shared-memory buffer (v_buffers 1 or 2), "
+                                           "not V from registers (v_buffers 0)"))
     if cfg["overlap_scores"] and cfg["num_stages"] < 2:
         problems.append(("overlap_scores", "needs num_stages 2 or more: the next tile's scores "
                                            "read it while this tile's slot is still in use"))
@@ -95,10 +98,11 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("Q_SCALE", q_scale),
             Const("FP8", Dtype(TL_FP8[runner.fp8_format])),
             Const("WRITE_PARTIAL", merge),
+            Const("PDL_TRIGGER", merge and cfg["pdl"]),
         ),
         grid=(batch, splits),
         options=(("num_warps", cfg["num_warps"]),)
-        + ((("maxnreg", cfg["max_registers"]),) if cfg["max_registers"] else ()),
+        + ((("maxnreg", cfg["max_registers"]),) if cfg["max_registers"] else ())
     )
     launches = [attend]
     out = Buffer("out", (total_q, num_heads, KV_LORA), "bfloat16")
@@ -124,7 +128,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
         ))
     return BackendPlan(
         launches=tuple(launches),
-        detail=GluonPlan(splits=splits, buffers=buffers, pdl=cfg["pdl"],
+        detail=GluonPlan(splits=splits, buffers=buffers, pdl=merge and cfg["pdl"],
                          fp8=Dtype(TL_FP8[runner.fp8_format])),
         q_scale=q_scale,
     )
