@@ -387,3 +387,10 @@ def test_resource_gate_filters_a_candidate_that_breaks_the_report_rules(monkeypa
     clean = dict(row, spilled_registers=0, local_bytes=0, spills=False)
     monkeypatch.setattr(tune_gate, "build_report", report([clean]))
     assert resource_verdict(spec, "source") is None
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "specs").glob("*.yaml")), ids=lambda p: p.stem)
+def test_committed_specs_survive_the_round_trip_gen_tune_rewrites_them_with(path):
+    from generator.tune.specedit import check_round_trip
+
+    check_round_trip(path.read_text(), str(path))
