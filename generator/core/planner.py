@@ -63,6 +63,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append(f"V in {cfg['v_parts']} part{'s' if cfg['v_parts'] > 1 else ''}")
     if cfg.get("v_buffers", 1) > 1:
         parts.append(f"{cfg['v_buffers']} V buffers")
+    if cfg.get("v_buffers") == 0 and cfg.get("prefetch_v"):
+        parts.append("V operand prefetched")
     if cfg.get("overlap_scores"):
         parts.append("next scores overlapped")
     if cfg.get("max_registers"):

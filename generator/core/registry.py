@@ -240,7 +240,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 q_modes=("fp8_static",),
                 kv_formats=("fp8",),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
-                        "v_buffers", "overlap_scores", "max_registers", "pdl", "reduce_block_dv",
+                        "v_buffers", "overlap_scores", "prefetch_v", "max_registers", "pdl", "reduce_block_dv",
                         "q_absmax",
                         *_WAIVER_FIELDS),
                 defaults={"cuda": MappingProxyType({
@@ -262,6 +262,9 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     "v_parts": 8,
                     "v_buffers": 0,
                     "overlap_scores": False,
+                    # v_buffers 0: the first 16 KV rows' register operands are
+                    # loaded and converted while the tile's score wgmmas run.
+                    "prefetch_v": True,
                     # ptxas's register cap per thread (0: its own choice); 168
                     # lets three 4-warp programs share an SM.
                     "max_registers": 0,

@@ -69,6 +69,7 @@ class EntrySpec(_Strict):
     v_parts: int | None = None
     v_buffers: int | None = None
     overlap_scores: bool | None = None
+    prefetch_v: bool | None = None
     max_registers: int | None = None
     pdl: bool | None = None
     # Waivers of the resource report's rules, each a reason (registry.WAIVERS):

@@ -95,6 +95,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("V_PARTS", cfg["v_parts"]),
             Const("V_BUFS", cfg["v_buffers"]),
             Const("OVERLAP", cfg["overlap_scores"]),
+            Const("PREFETCH_V", cfg["prefetch_v"] and cfg["v_buffers"] == 0),
             Const("Q_SCALE", q_scale),
             Const("FP8", Dtype(TL_FP8[runner.fp8_format])),
             Const("WRITE_PARTIAL", merge),
