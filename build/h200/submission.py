@@ -1175,7 +1175,7 @@ def run_b32_kv1024(q, kv_data, qo_indptr, kv_indptr, config):
 
 # ---------------------------------------------------------------------------
 # batch 32, kv_len 8192, q_seq_len 1, 16 heads
-# gluon, 8 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, V operand prefetched, PDL merge
+# gluon, 8 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, PDL merge
 # ---------------------------------------------------------------------------
 
 
@@ -1190,7 +1190,7 @@ def mla_b32_kv8192_gluon_split8(
         Q, kv_desc, KV_SCALE, QO_INDPTR, KV_INDPTR, OUT, PART_O, PART_LSE, stride_q_t, stride_q_h,
         stride_q_d, stride_o_t, stride_o_h, stride_po_s, stride_po_t, stride_po_h, stride_pl_s,
         stride_pl_t,
-        NUM_HEADS=16, NUM_SPLITS=8, STAGES=2, V_PARTS=8, V_BUFS=0, OVERLAP=False, PREFETCH_V=True,
+        NUM_HEADS=16, NUM_SPLITS=8, STAGES=2, V_PARTS=8, V_BUFS=0, OVERLAP=False, PREFETCH_V=False,
         Q_SCALE=0.013392857142857142, FP8=tl.float8e4nv, WRITE_PARTIAL=True, PDL_TRIGGER=True,
     )
 
@@ -1239,7 +1239,7 @@ def run_b32_kv8192(q, kv_data, qo_indptr, kv_indptr, config):
 
 # ---------------------------------------------------------------------------
 # batch 64, kv_len 1024, q_seq_len 1, 16 heads
-# gluon, 2 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, V operand prefetched, PDL merge
+# gluon, 2 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, PDL merge
 # ---------------------------------------------------------------------------
 
 
@@ -1254,7 +1254,7 @@ def mla_b64_kv1024_gluon_split2(
         Q, kv_desc, KV_SCALE, QO_INDPTR, KV_INDPTR, OUT, PART_O, PART_LSE, stride_q_t, stride_q_h,
         stride_q_d, stride_o_t, stride_o_h, stride_po_s, stride_po_t, stride_po_h, stride_pl_s,
         stride_pl_t,
-        NUM_HEADS=16, NUM_SPLITS=2, STAGES=2, V_PARTS=8, V_BUFS=0, OVERLAP=False, PREFETCH_V=True,
+        NUM_HEADS=16, NUM_SPLITS=2, STAGES=2, V_PARTS=8, V_BUFS=0, OVERLAP=False, PREFETCH_V=False,
         Q_SCALE=0.013392857142857142, FP8=tl.float8e4nv, WRITE_PARTIAL=True, PDL_TRIGGER=True,
     )
 
@@ -1303,7 +1303,7 @@ def run_b64_kv1024(q, kv_data, qo_indptr, kv_indptr, config):
 
 # ---------------------------------------------------------------------------
 # batch 64, kv_len 8192, q_seq_len 1, 16 heads
-# gluon, 4 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, V operand prefetched, PDL merge
+# gluon, 4 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, PDL merge
 # ---------------------------------------------------------------------------
 
 
@@ -1318,7 +1318,7 @@ def mla_b64_kv8192_gluon_split4(
         Q, kv_desc, KV_SCALE, QO_INDPTR, KV_INDPTR, OUT, PART_O, PART_LSE, stride_q_t, stride_q_h,
         stride_q_d, stride_o_t, stride_o_h, stride_po_s, stride_po_t, stride_po_h, stride_pl_s,
         stride_pl_t,
-        NUM_HEADS=16, NUM_SPLITS=4, STAGES=2, V_PARTS=8, V_BUFS=0, OVERLAP=False, PREFETCH_V=True,
+        NUM_HEADS=16, NUM_SPLITS=4, STAGES=2, V_PARTS=8, V_BUFS=0, OVERLAP=False, PREFETCH_V=False,
         Q_SCALE=0.013392857142857142, FP8=tl.float8e4nv, WRITE_PARTIAL=True, PDL_TRIGGER=True,
     )
 
@@ -1367,7 +1367,7 @@ def run_b64_kv8192(q, kv_data, qo_indptr, kv_indptr, config):
 
 # ---------------------------------------------------------------------------
 # batch 256, kv_len 1024, q_seq_len 1, 16 heads
-# gluon, 1 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, V operand prefetched, PDL merge
+# gluon, 1 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, PDL merge
 # ---------------------------------------------------------------------------
 
 
@@ -1382,7 +1382,7 @@ def mla_b256_kv1024_gluon(
         Q, kv_desc, KV_SCALE, QO_INDPTR, KV_INDPTR, OUT, PART_O, PART_LSE, stride_q_t, stride_q_h,
         stride_q_d, stride_o_t, stride_o_h, stride_po_s, stride_po_t, stride_po_h, stride_pl_s,
         stride_pl_t,
-        NUM_HEADS=16, NUM_SPLITS=1, STAGES=2, V_PARTS=8, V_BUFS=0, OVERLAP=False, PREFETCH_V=True,
+        NUM_HEADS=16, NUM_SPLITS=1, STAGES=2, V_PARTS=8, V_BUFS=0, OVERLAP=False, PREFETCH_V=False,
         Q_SCALE=0.013392857142857142, FP8=tl.float8e4nv, WRITE_PARTIAL=False, PDL_TRIGGER=False,
     )
 
@@ -1411,7 +1411,7 @@ def run_b256_kv1024(q, kv_data, qo_indptr, kv_indptr, config):
 
 # ---------------------------------------------------------------------------
 # batch 256, kv_len 8192, q_seq_len 1, 16 heads
-# gluon, 1 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, V operand prefetched, PDL merge
+# gluon, 1 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, PDL merge
 # ---------------------------------------------------------------------------
 
 
@@ -1426,7 +1426,7 @@ def mla_b256_kv8192_gluon(
         Q, kv_desc, KV_SCALE, QO_INDPTR, KV_INDPTR, OUT, PART_O, PART_LSE, stride_q_t, stride_q_h,
         stride_q_d, stride_o_t, stride_o_h, stride_po_s, stride_po_t, stride_po_h, stride_pl_s,
         stride_pl_t,
-        NUM_HEADS=16, NUM_SPLITS=1, STAGES=2, V_PARTS=8, V_BUFS=0, OVERLAP=False, PREFETCH_V=True,
+        NUM_HEADS=16, NUM_SPLITS=1, STAGES=2, V_PARTS=8, V_BUFS=0, OVERLAP=False, PREFETCH_V=False,
         Q_SCALE=0.013392857142857142, FP8=tl.float8e4nv, WRITE_PARTIAL=False, PDL_TRIGGER=False,
     )
 

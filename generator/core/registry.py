@@ -262,9 +262,11 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     "v_parts": 8,
                     "v_buffers": 0,
                     "overlap_scores": False,
-                    # v_buffers 0: the first 16 KV rows' register operands are
-                    # loaded and converted while the tile's score wgmmas run.
-                    "prefetch_v": True,
+                    # v_buffers 0: load and convert the first 16 KV rows'
+                    # register operands while the tile's score wgmmas run. 240
+                    # registers against 206; 3-6% slower on the four large
+                    # shapes on the H200 (b256 kv8192 325.8 against 308.6 us).
+                    "prefetch_v": False,
                     # ptxas's register cap per thread (0: its own choice); 168
                     # lets three 4-warp programs share an SM.
                     "max_registers": 0,
