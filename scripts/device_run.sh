@@ -63,6 +63,21 @@ for step in "${@:-check bench}"; do
             -k "regex:$3" -s 4 -c 4 --csv python3 scripts/profile_runner.py build/h200/submission.py "$1" "$2" 6 \
             > "$OUT/ncu_$3.csv" 2>&1
         done;;
+      # Fixed cost per call against cost per tile (scripts/sweep_runner.py), and ncu's
+      # view of the 256-program kernel (kernel time without launch, DRAM throughput).
+      sweep)
+        python3 scripts/sweep_runner.py build/h200/submission.py run_b256_kv1024 256 64,128,256,512,1024,2048 \
+          --json "$OUT/sweep_b256.json" 2>&1 | tee -a "$OUT/sweep.log"
+        python3 scripts/sweep_runner.py build/h200/submission.py run_b32_kv8192 32 1024,2048,4096,8192 \
+          --json "$OUT/sweep_b32.json" 2>&1 | tee -a "$OUT/sweep.log"
+        python3 scripts/sweep_runner.py build/h200/submission.py run_b4_kv1024 4 64,256,1024 \
+          --json "$OUT/sweep_b4.json" 2>&1 | tee -a "$OUT/sweep.log"
+        for shape in "256 1024 mla_b256_kv1024" "256 64 mla_b256_kv1024" "4 1024 mla_b4_kv1024"; do
+          set -- $shape
+          timeout 200 ncu --section SpeedOfLight --section LaunchStats --section WarpStateStats \
+            --section MemoryWorkloadAnalysis -k "regex:$3" -s 4 -c 2 --csv \
+            python3 scripts/profile_runner.py build/h200/submission.py "$1" "$2" 6 "run_${3#mla_}" > "$OUT/ncu_$1_$2.csv" 2>&1
+        done;;
       # Records and the (possibly rewritten) spec come back in $OUT: commit them to resume.
       # A quick correctness gate before a long step: stop at the first failure.
       gate) gen check --spec specs/h200.yaml --shapes b4_kv1024 --shapes b64_kv1024 --shapes b256_kv8192 --json "$OUT/gate.json" 2>&1 | tee "$OUT/gate.log"
