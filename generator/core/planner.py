@@ -71,6 +71,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append(f"at most {cfg['max_registers']} registers")
     if cfg.get("pdl"):
         parts.append("PDL merge")
+    if cfg.get("speculate"):
+        parts.append("speculative prologue")
     if "persistent" in cfg:
         parts.append("persistent" if cfg["persistent"] else "non-persistent")
     return ", ".join(parts)

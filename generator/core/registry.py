@@ -240,8 +240,8 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 q_modes=("fp8_static",),
                 kv_formats=("fp8",),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
-                        "v_buffers", "overlap_scores", "prefetch_v", "max_registers", "pdl", "reduce_block_dv",
-                        "q_absmax",
+                        "v_buffers", "overlap_scores", "prefetch_v", "max_registers", "pdl", "speculate",
+                        "reduce_block_dv", "q_absmax",
                         *_WAIVER_FIELDS),
                 defaults={"cuda": MappingProxyType({
                     "q_mode": "fp8_static",
@@ -273,6 +273,11 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # pdl: the merge kernel is a programmatic dependent of the
                     # attention kernel, which lets it launch from its start.
                     "pdl": True,
+                    # speculate: Q's loads and the ring's first tiles go out for
+                    # the keyed layout (query row = batch element, segments
+                    # kv_len apart) before the indptr loads land; redone
+                    # where they differ.
+                    "speculate": False,
                     "reduce_block_dv": 128,
                     "q_absmax": 6.0,
                 })},

@@ -72,6 +72,7 @@ class EntrySpec(_Strict):
     prefetch_v: bool | None = None
     max_registers: int | None = None
     pdl: bool | None = None
+    speculate: bool | None = None
     # Waivers of the resource report's rules, each a reason (registry.WAIVERS):
     # this entry's kernels may spill registers / have their wgmmas serialised.
     allow_spills: str | None = None

@@ -79,7 +79,7 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
 
 
 def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
-    _, _, _, num_heads = runner.key  # keyed shapes only (registry: not general)
+    _, kv_len, q_seq_len, num_heads = runner.key  # keyed shapes only (registry: not general)
     splits = cfg["splits"]
     merge = splits > 1
     stem = f"mla_{runner.tag}_gluon" + (f"_split{splits}" if merge else "")
@@ -100,6 +100,8 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("FP8", Dtype(TL_FP8[runner.fp8_format])),
             Const("WRITE_PARTIAL", merge),
             Const("PDL_TRIGGER", merge and cfg["pdl"]),
+            # The keyed layout, guessed before the indptrs land (one query row per batch element).
+            Const("GUESS_KV_LEN", kv_len if cfg["speculate"] and q_seq_len == 1 else 0),
         ),
         grid=(batch, splits),
         options=(("num_warps", cfg["num_warps"]),)
