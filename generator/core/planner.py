@@ -73,6 +73,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append("PDL merge")
     if cfg.get("speculate"):
         parts.append("speculative prologue")
+    if cfg.get("tma_tile"):
+        parts.append("one TMA copy per tile")
     if "persistent" in cfg:
         parts.append("persistent" if cfg["persistent"] else "non-persistent")
     return ", ".join(parts)

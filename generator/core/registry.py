@@ -241,6 +241,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 kv_formats=("fp8",),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
                         "v_buffers", "overlap_scores", "prefetch_v", "max_registers", "pdl", "speculate",
+                        "tma_tile",
                         "reduce_block_dv", "q_absmax",
                         *_WAIVER_FIELDS),
                 defaults={"cuda": MappingProxyType({
@@ -278,6 +279,10 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # kv_len apart) before the indptr loads land; redone
                     # where they differ.
                     "speculate": False,
+                    # tma_tile: a KV tile in one TMA copy (a 3-D descriptor over
+                    # the (chunks, rows, 64) view) instead of nine, each of which
+                    # Triton follows with a CTA barrier.
+                    "tma_tile": False,
                     "reduce_block_dv": 128,
                     "q_absmax": 6.0,
                 })},

@@ -38,6 +38,8 @@ class GluonPlan:
     pdl: bool
     # The target's fp8 type.
     fp8: Dtype
+    # One TMA copy per KV tile (a 3-D descriptor), not one per 64-column chunk.
+    tma_tile: bool
 
 
 def smem_bytes(cfg: Mapping[str, Any]) -> int:
@@ -102,6 +104,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("PDL_TRIGGER", merge and cfg["pdl"]),
             # The keyed layout, guessed before the indptrs land (one query row per batch element).
             Const("GUESS_KV_LEN", kv_len if cfg["speculate"] and q_seq_len == 1 else 0),
+            Const("TMA_TILE", cfg["tma_tile"]),
         ),
         grid=(batch, splits),
         options=(("num_warps", cfg["num_warps"]),)
@@ -123,6 +126,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             constexprs=(
                 Const("NUM_HEADS", num_heads),
                 Const("NUM_SPLITS", splits),
+                Const("SPLITS_POW2", 1 << (splits - 1).bit_length()),
                 Const("BLOCK_DV", block_dv),
                 Const("PDL", cfg["pdl"]),
             ),
@@ -132,6 +136,6 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
     return BackendPlan(
         launches=tuple(launches),
         detail=GluonPlan(splits=splits, buffers=buffers, pdl=merge and cfg["pdl"],
-                         fp8=Dtype(TL_FP8[runner.fp8_format])),
+                         fp8=Dtype(TL_FP8[runner.fp8_format]), tma_tile=cfg["tma_tile"]),
         q_scale=q_scale,
     )
