@@ -277,12 +277,17 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # speculate: Q's loads and the ring's first tiles go out for
                     # the keyed layout (query row = batch element, segments
                     # kv_len apart) before the indptr loads land; redone
-                    # where they differ.
+                    # where they differ. About 1 us off the split shapes on
+                    # the H200, 0-0.7 us slower on the one-pass b256 shapes
+                    # (PERF.md): specs choose it per shape.
                     "speculate": False,
-                    # tma_tile: a KV tile in one TMA copy (a 3-D descriptor over
-                    # the (chunks, rows, 64) view) instead of nine, each of which
-                    # Triton follows with a CTA barrier.
-                    "tma_tile": False,
+                    # tma_tile: a KV tile's 8 latent chunks in one TMA copy (a
+                    # 3-D descriptor over the (chunks, rows, 64) view), the
+                    # rope chunk in another, instead of nine copies, each of
+                    # which Triton follows with a CTA barrier (SASS loop 897
+                    # -> 775 instructions). H200: b256 kv8192 284.5 against
+                    # 306.2 us, 0.3-2.4% off the other shapes.
+                    "tma_tile": True,
                     "reduce_block_dv": 128,
                     "q_absmax": 6.0,
                 })},

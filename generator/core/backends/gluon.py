@@ -126,7 +126,6 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             constexprs=(
                 Const("NUM_HEADS", num_heads),
                 Const("NUM_SPLITS", splits),
-                Const("SPLITS_POW2", 1 << (splits - 1).bit_length()),
                 Const("BLOCK_DV", block_dv),
                 Const("PDL", cfg["pdl"]),
             ),
