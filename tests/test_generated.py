@@ -116,3 +116,28 @@ def test_a_runner_returns_the_same_tensor_on_every_call_as_documented():
     kept = first.clone()
     second = module.custom_kernel(make_inputs(case, 2, "cpu"))
     assert second is first and not torch.equal(second, kept)
+
+
+def test_gluon_kv_descriptors_view_the_same_bytes_as_chunks_and_latent_tiles():
+    """The host side of the gluon runners (the kernels need the GPU): the 2-D
+    descriptor in 64 x 64 boxes, and with tma_tile the (chunks, rows, 64)
+    view whose 8 x 64 x 64 box is a tile's latent part; a view TMA cannot
+    address (row stride not a multiple of 16 bytes) is copied first."""
+    import torch
+
+    from generator.gpu.harness import import_submission
+
+    module = import_submission((ROOT / "build/h200/submission.py").read_text())
+    kv = torch.zeros(130, 1, 576, dtype=torch.float8_e4m3fn)
+    chunks, latent = module._mla_gluon_kv_desc(kv, True)
+    assert (list(chunks.shape), list(chunks.strides), list(chunks.block_shape)) == (
+        [130, 576], [576, 1], [64, 64])
+    assert (list(latent.shape), list(latent.strides), list(latent.block_shape)) == (
+        [9, 130, 64], [64, 576, 1], [8, 64, 64])
+    assert latent.base.data_ptr() == chunks.base.data_ptr() == kv.data_ptr()
+    assert (latent.layout.swizzle_byte_width, latent.layout.rank) == (64, 3)
+    first, second = module._mla_gluon_kv_desc(kv, False)
+    assert first is second and list(first.block_shape) == [64, 64]
+    padded = torch.zeros(130, 1, 584, dtype=torch.float8_e4m3fn)[:, :, :576]
+    copied, _ = module._mla_gluon_kv_desc(padded, True)
+    assert copied.base.is_contiguous() and copied.base.data_ptr() != padded.data_ptr()

@@ -1058,7 +1058,7 @@ def _mla_gluon_merge(
 
 # ---------------------------------------------------------------------------
 # batch 4, kv_len 1024, q_seq_len 1, 16 heads
-# gluon, 16 splits, fp8 KV, fp8_static Q, 4 warps, 1 stage, V in 2 parts, PDL merge, speculative prologue, one TMA copy per tile
+# gluon, 16 splits, fp8 KV, fp8_static Q, 4 warps, 1 stage, V in 2 parts, PDL merge, speculative prologue, a tile in two TMA copies
 # ---------------------------------------------------------------------------
 
 
@@ -1123,7 +1123,7 @@ def run_b4_kv1024(q, kv_data, qo_indptr, kv_indptr, config):
 
 # ---------------------------------------------------------------------------
 # batch 4, kv_len 8192, q_seq_len 1, 16 heads
-# gluon, 32 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 2 parts, PDL merge, speculative prologue, one TMA copy per tile
+# gluon, 32 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 2 parts, PDL merge, speculative prologue, a tile in two TMA copies
 # ---------------------------------------------------------------------------
 
 
@@ -1188,7 +1188,7 @@ def run_b4_kv8192(q, kv_data, qo_indptr, kv_indptr, config):
 
 # ---------------------------------------------------------------------------
 # batch 32, kv_len 1024, q_seq_len 1, 16 heads
-# gluon, 4 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 2 parts, PDL merge, speculative prologue, one TMA copy per tile
+# gluon, 4 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 2 parts, PDL merge, speculative prologue, a tile in two TMA copies
 # ---------------------------------------------------------------------------
 
 
@@ -1253,7 +1253,7 @@ def run_b32_kv1024(q, kv_data, qo_indptr, kv_indptr, config):
 
 # ---------------------------------------------------------------------------
 # batch 32, kv_len 8192, q_seq_len 1, 16 heads
-# gluon, 8 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, PDL merge, speculative prologue, one TMA copy per tile
+# gluon, 8 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, PDL merge, speculative prologue, a tile in two TMA copies
 # ---------------------------------------------------------------------------
 
 
@@ -1318,7 +1318,7 @@ def run_b32_kv8192(q, kv_data, qo_indptr, kv_indptr, config):
 
 # ---------------------------------------------------------------------------
 # batch 64, kv_len 1024, q_seq_len 1, 16 heads
-# gluon, 2 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, PDL merge, speculative prologue, one TMA copy per tile
+# gluon, 2 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, PDL merge, speculative prologue, a tile in two TMA copies
 # ---------------------------------------------------------------------------
 
 
@@ -1383,7 +1383,7 @@ def run_b64_kv1024(q, kv_data, qo_indptr, kv_indptr, config):
 
 # ---------------------------------------------------------------------------
 # batch 64, kv_len 8192, q_seq_len 1, 16 heads
-# gluon, 4 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, PDL merge, speculative prologue, one TMA copy per tile
+# gluon, 4 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, PDL merge, speculative prologue, a tile in two TMA copies
 # ---------------------------------------------------------------------------
 
 
@@ -1448,7 +1448,7 @@ def run_b64_kv8192(q, kv_data, qo_indptr, kv_indptr, config):
 
 # ---------------------------------------------------------------------------
 # batch 256, kv_len 1024, q_seq_len 1, 16 heads
-# gluon, 1 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, PDL merge, one TMA copy per tile
+# gluon, 1 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, PDL merge, a tile in two TMA copies
 # ---------------------------------------------------------------------------
 
 
@@ -1493,7 +1493,7 @@ def run_b256_kv1024(q, kv_data, qo_indptr, kv_indptr, config):
 
 # ---------------------------------------------------------------------------
 # batch 256, kv_len 8192, q_seq_len 1, 16 heads
-# gluon, 1 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, PDL merge, one TMA copy per tile
+# gluon, 1 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, PDL merge, a tile in two TMA copies
 # ---------------------------------------------------------------------------
 
 

@@ -74,7 +74,7 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
     if cfg.get("speculate"):
         parts.append("speculative prologue")
     if cfg.get("tma_tile"):
-        parts.append("one TMA copy per tile")
+        parts.append("a tile in two TMA copies")
     if "persistent" in cfg:
         parts.append("persistent" if cfg["persistent"] else "non-persistent")
     return ", ".join(parts)
