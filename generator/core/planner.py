@@ -75,6 +75,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append("speculative prologue")
     if cfg.get("tma_tile"):
         parts.append("a tile in two TMA copies")
+    if cfg.get("stagger"):
+        parts.append("staggered tile order")
     if "persistent" in cfg:
         parts.append("persistent" if cfg["persistent"] else "non-persistent")
     return ", ".join(parts)

@@ -241,7 +241,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 kv_formats=("fp8",),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
                         "v_buffers", "overlap_scores", "prefetch_v", "max_registers", "pdl", "speculate",
-                        "tma_tile",
+                        "tma_tile", "stagger",
                         "reduce_block_dv", "q_absmax",
                         *_WAIVER_FIELDS),
                 defaults={"cuda": MappingProxyType({
@@ -288,6 +288,10 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # -> 775 instructions). H200: b256 kv8192 284.5 against
                     # 306.2 us, 0.3-2.4% off the other shapes.
                     "tma_tile": True,
+                    # stagger: each program reads its tiles in an order rotated
+                    # by its batch index, so that programs started together do
+                    # not stream the same offsets of their segments in step.
+                    "stagger": False,
                     "reduce_block_dv": 128,
                     "q_absmax": 6.0,
                 })},

@@ -105,6 +105,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             # The keyed layout, guessed before the indptrs land (one query row per batch element).
             Const("GUESS_KV_LEN", kv_len if cfg["speculate"] and q_seq_len == 1 else 0),
             Const("TMA_TILE", cfg["tma_tile"]),
+            Const("STAGGER", cfg["stagger"]),
         ),
         grid=(batch, splits),
         options=(("num_warps", cfg["num_warps"]),)
