@@ -291,6 +291,8 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # stagger: each program reads its tiles in an order rotated
                     # by its batch index, so that programs started together do
                     # not stream the same offsets of their segments in step.
+                    # H200: b32 kv8192 and b64 kv8192 2.7 / 3.4 us slower, the
+                    # rest within noise (PERF.md).
                     "stagger": False,
                     "reduce_block_dv": 128,
                     "q_absmax": 6.0,
