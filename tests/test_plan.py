@@ -195,10 +195,12 @@ def test_merge_in_the_attention_kernel_drops_the_reduce_kernel():
 
 def test_gluon_speculation_guesses_the_keyed_kv_length_and_tma_tile_reaches_the_kernel():
     plan = plan_of("  - {batch: 4, kv_len: 1024, backend: gluon, splits: 16, speculate: true}\n"
-                   "  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1, tma_tile: false}")
+                   "  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1, tma_tile: false, stagger: true}")
     guessed, plain = plan.runners
     c = consts(guessed.launches[0])
     assert c["GUESS_KV_LEN"] == 1024 and c["TMA_TILE"] is True and guessed.detail.tma_tile
+    assert c["STAGGER"] is False
     c = consts(plain.launches[0])
     assert c["GUESS_KV_LEN"] == 0 and c["TMA_TILE"] is False and not plain.detail.tma_tile
+    assert c["STAGGER"] is True and "staggered" in plain.summary
     assert "speculative prologue" in guessed.summary and "TMA copies" not in plain.summary and "TMA copies" in guessed.summary
