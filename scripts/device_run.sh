@@ -78,6 +78,15 @@ for step in "${@:-check bench}"; do
             --section MemoryWorkloadAnalysis -k "regex:$3" -s 4 -c 2 --csv \
             python3 scripts/profile_runner.py build/h200/submission.py "$1" "$2" 6 "run_${3#mla_}" > "$OUT/ncu_$1_$2.csv" 2>&1
         done;;
+      # What the split-K merge costs each split runner (scripts/merge_cost.py), and ncu's
+      # kernel durations (no launch cost) of two split runners' attention and merge kernels.
+      merge-cost)
+        python3 scripts/merge_cost.py build/h200/submission.py --json "$OUT/merge_cost.json" 2>&1 | tee -a "$OUT/merge_cost.log"
+        for shape in "4 1024 mla_b4_kv1024" "32 8192 mla_b32_kv8192"; do
+          set -- $shape
+          timeout 200 ncu --metrics gpu__time_duration.sum -k "regex:$3" -s 4 -c 4 --csv \
+            python3 scripts/profile_runner.py build/h200/submission.py "$1" "$2" 6 "run_${3#mla_}" > "$OUT/ncu_time_$1_$2.csv" 2>&1
+        done;;
       # Records and the (possibly rewritten) spec come back in $OUT: commit them to resume.
       # A quick correctness gate before a long step: stop at the first failure.
       gate) gen check --spec specs/h200.yaml --shapes b4_kv1024 --shapes b64_kv1024 --shapes b256_kv8192 --json "$OUT/gate.json" 2>&1 | tee "$OUT/gate.log"
