@@ -24,9 +24,13 @@ MMA_DTYPES = ("bf16", "fp16")
 # Which side of the attention is the MMAs' M dimension: the query rows
 # (heads x tokens) or the KV rows (scores and output computed transposed).
 MMA_M = ("heads", "kv")
-# How split-K partials are merged: by a second kernel, or inside the attention
-# kernel by the last split of each row to finish (one launch instead of two).
-MERGES = ("kernel", "last_split")
+# How split-K partials are merged: by a second kernel; inside the attention
+# kernel by the last split of each row to finish (one launch instead of two;
+# Triton backends); or inside the attention kernel by every split, each
+# merging its share of the output dims once all splits of its row have
+# arrived at a barrier (gluon: its programs wait for one another, so all
+# must be resident at once).
+MERGES = ("kernel", "last_split", "barrier")
 PLATFORMS = ("cuda", "rocm")
 
 # Waivers of the resource report's CI rules (gen resources --check): a keyed
@@ -221,6 +225,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 name="triton_split",
                 plan=partial(triton.plan, split=True),
                 fields=_TRITON_FIELDS + ("splits", "reduce_block_dv", "merge"),
+                choices={"merge": ("kernel", "last_split")},
                 defaults={p: {**d, **_SPLIT_EXTRA} for p, d in _TRITON_DEFAULTS.items()},
                 required=("splits",),
                 search_space={
@@ -241,7 +246,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 kv_formats=("fp8",),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
                         "v_buffers", "overlap_scores", "prefetch_v", "max_registers", "pdl", "speculate",
-                        "tma_tile", "stagger",
+                        "tma_tile", "stagger", "merge",
                         "reduce_block_dv", "q_absmax",
                         *_WAIVER_FIELDS),
                 defaults={"cuda": MappingProxyType({
@@ -294,6 +299,14 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # H200: b32 kv8192 and b64 kv8192 2.7 / 3.4 us slower, the
                     # rest within noise (PERF.md).
                     "stagger": False,
+                    # merge: "kernel", a Triton merge kernel after the
+                    # attention kernel (PDL when pdl is set); "barrier", no
+                    # second launch: each split stores its partial, waits at a
+                    # per-row barrier (a global counter) for the other splits,
+                    # then merges 1 / splits of the output dims. Its programs
+                    # wait for one another, so the runner refuses a GPU with
+                    # fewer SMs than programs.
+                    "merge": "kernel",
                     "reduce_block_dv": 128,
                     "q_absmax": 6.0,
                 })},
@@ -311,6 +324,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     "overlap_scores": (False, True),
                 },
                 choices={
+                    "merge": ("kernel", "barrier"),
                     "num_warps": (4, 8),
                     # The KV ring (36 KB a stage) and V in fp16 (64 KB / v_parts
                     # per buffer; v_buffers 0: none, V feeds the wgmma from

@@ -8,8 +8,12 @@ element into shared memory (v_buffers 2: the next part converts while the
 last part's wgmma runs; v_buffers 0: no fp16 copy, V^T loads from the fp8 ring
 straight into the wgmma's register operand; overlap_scores: the next tile's score wgmmas run
 under this tile's output parts). Splits write normalised partials and their
-log-sum-exp; a Triton kernel merges them (launched with programmatic dependent
-launch when pdl is set, so that its launch overlaps the attention kernel).
+log-sum-exp; a Triton kernel merges them (merge: kernel; launched with
+programmatic dependent launch when pdl is set, so that its launch overlaps the
+attention kernel), or the splits merge them themselves (merge: barrier): each
+waits at a per-row barrier until every split of its row has stored its
+partial, then merges 1 / splits of the output dims, so that no second kernel
+runs at all.
 """
 
 from __future__ import annotations
@@ -40,6 +44,9 @@ class GluonPlan:
     fp8: Dtype
     # One TMA copy per KV tile (a 3-D descriptor), not one per 64-column chunk.
     tma_tile: bool
+    # merge: barrier: the attention programs (all of them) wait for one
+    # another; the runner checks that the GPU has an SM for each.
+    barrier_programs: int
 
 
 def smem_bytes(cfg: Mapping[str, Any]) -> int:
@@ -77,6 +84,10 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
         problems.append(("num_stages", f"{cfg['num_stages']} stages with v_parts {cfg['v_parts']} and "
                                        f"v_buffers {cfg['v_buffers']} take {used} bytes of shared "
                                        f"memory, more than the {SMEM_PER_PROGRAM} a program may have"))
+    if cfg["merge"] == "barrier" and KV_LORA % cfg["splits"]:
+        problems.append(("splits", f"{cfg['splits']} splits cannot share the {KV_LORA} output dims "
+                                   "evenly for merge 'barrier' (allowed: a divisor of 512 such as "
+                                   "2, 4, 8, 16, 32, 64)"))
     return problems
 
 
@@ -84,6 +95,8 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
     _, kv_len, q_seq_len, num_heads = runner.key  # keyed shapes only (registry: not general)
     splits = cfg["splits"]
     merge = splits > 1
+    barrier = merge and cfg["merge"] == "barrier"
+    pdl = merge and cfg["pdl"] and not barrier
     stem = f"mla_{runner.tag}_gluon" + (f"_split{splits}" if merge else "")
     q_scale = cfg["q_absmax"] / FP8_MAX[runner.fp8_format]
     batch, total_q = runner.sizes.batch, runner.sizes.total_q
@@ -101,7 +114,8 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("Q_SCALE", q_scale),
             Const("FP8", Dtype(TL_FP8[runner.fp8_format])),
             Const("WRITE_PARTIAL", merge),
-            Const("PDL_TRIGGER", merge and cfg["pdl"]),
+            Const("PDL_TRIGGER", pdl),
+            Const("MERGE_BARRIER", barrier),
             # The keyed layout, guessed before the indptrs land (one query row per batch element).
             Const("GUESS_KV_LEN", kv_len if cfg["speculate"] and q_seq_len == 1 else 0),
             Const("TMA_TILE", cfg["tma_tile"]),
@@ -115,12 +129,17 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
     out = Buffer("out", (total_q, num_heads, KV_LORA), "bfloat16")
     buffers: tuple[Buffer, ...] = (out,)
     if merge:
-        block_dv = cfg["reduce_block_dv"]
         buffers = (
             Buffer("part_o", (splits, total_q, num_heads, KV_LORA), "float32"),
             Buffer("part_lse", (splits, total_q, num_heads), "float32"),
             out,
         )
+    if barrier:
+        # Arrivals per batch element, counted up for ever (int64: no reset,
+        # no wrap); zero when made.
+        buffers += (Buffer("counters", (batch,), "int64", zeroed=True),)
+    elif merge:
+        block_dv = cfg["reduce_block_dv"]
         launches.append(Launch(
             kernel=f"{stem}_merge",
             family="merge",
@@ -128,14 +147,15 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
                 Const("NUM_HEADS", num_heads),
                 Const("NUM_SPLITS", splits),
                 Const("BLOCK_DV", block_dv),
-                Const("PDL", cfg["pdl"]),
+                Const("PDL", pdl),
             ),
             grid=(total_q, KV_LORA // block_dv),
-            options=(("num_warps", 4),) + ((("launch_pdl", True),) if cfg["pdl"] else ()),
+            options=(("num_warps", 4),) + ((("launch_pdl", True),) if pdl else ()),
         ))
     return BackendPlan(
         launches=tuple(launches),
-        detail=GluonPlan(splits=splits, buffers=buffers, pdl=merge and cfg["pdl"],
-                         fp8=Dtype(TL_FP8[runner.fp8_format]), tma_tile=cfg["tma_tile"]),
+        detail=GluonPlan(splits=splits, buffers=buffers, pdl=pdl,
+                         fp8=Dtype(TL_FP8[runner.fp8_format]), tma_tile=cfg["tma_tile"],
+                         barrier_programs=batch * splits if barrier else 0),
         q_scale=q_scale,
     )
