@@ -129,17 +129,15 @@ def test_gluon_kv_descriptors_view_the_same_bytes_as_chunks_and_latent_tiles():
 
     module = import_submission((ROOT / "build/h200/submission.py").read_text())
     kv = torch.zeros(130, 1, 576, dtype=torch.float8_e4m3fn)
-    chunks, latent, rows = module._mla_gluon_kv_desc(kv, True)
+    chunks, latent = module._mla_gluon_kv_desc(kv, True)
     assert (list(chunks.shape), list(chunks.strides), list(chunks.block_shape)) == (
         [130, 576], [576, 1], [64, 64])
     assert (list(latent.shape), list(latent.strides), list(latent.block_shape)) == (
         [9, 130, 64], [64, 576, 1], [8, 64, 64])
-    assert latent.base.data_ptr() == chunks.base.data_ptr() == rows.data_ptr() == kv.data_ptr()
-    assert rows.shape == (130, 576) and rows.stride(0) == 576
+    assert latent.base.data_ptr() == chunks.base.data_ptr() == kv.data_ptr()
     assert (latent.layout.swizzle_byte_width, latent.layout.rank) == (64, 3)
-    first, second, _ = module._mla_gluon_kv_desc(kv, False)
+    first, second = module._mla_gluon_kv_desc(kv, False)
     assert first is second and list(first.block_shape) == [64, 64]
     padded = torch.zeros(130, 1, 584, dtype=torch.float8_e4m3fn)[:, :, :576]
-    copied, _, copied_rows = module._mla_gluon_kv_desc(padded, True)
+    copied, _ = module._mla_gluon_kv_desc(padded, True)
     assert copied.base.is_contiguous() and copied.base.data_ptr() != padded.data_ptr()
-    assert copied_rows.data_ptr() == copied.base.data_ptr()

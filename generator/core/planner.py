@@ -46,8 +46,7 @@ def _title(shape: ShapeSpec | None) -> str:
 def _summary(backend: str, cfg: dict[str, Any]) -> str:
     parts = [backend]
     if "splits" in cfg:
-        merged = {"last_split": ", merged in-kernel", "barrier": ", merged by the splits behind a barrier"}.get(
-            cfg.get("merge"), "")
+        merged = ", merged in-kernel" if cfg.get("merge") == "last_split" else ""
         parts.append(f"{cfg['splits']} splits{merged}")
     if "block_n" in cfg:
         parts.append(f"block_n {cfg['block_n']}")
@@ -70,7 +69,7 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append("next scores overlapped")
     if cfg.get("max_registers"):
         parts.append(f"at most {cfg['max_registers']} registers")
-    if cfg.get("pdl") and cfg.get("merge") != "barrier":
+    if cfg.get("pdl"):
         parts.append("PDL merge")
     if cfg.get("speculate"):
         parts.append("speculative prologue")
@@ -78,8 +77,6 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append("a tile in two TMA copies")
     if cfg.get("stagger"):
         parts.append("staggered tile order")
-    if cfg.get("l2_prefetch"):
-        parts.append(f"L2 prefetch {cfg['l2_prefetch']} tile{'s' if cfg['l2_prefetch'] > 1 else ''} ahead")
     if "persistent" in cfg:
         parts.append("persistent" if cfg["persistent"] else "non-persistent")
     return ", ".join(parts)

@@ -246,7 +246,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 kv_formats=("fp8",),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
                         "v_buffers", "overlap_scores", "prefetch_v", "max_registers", "pdl", "speculate",
-                        "tma_tile", "stagger", "merge", "l2_prefetch",
+                        "tma_tile", "stagger", "merge",
                         "reduce_block_dv", "q_absmax",
                         *_WAIVER_FIELDS),
                 defaults={"cuda": MappingProxyType({
@@ -307,11 +307,6 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # wait for one another, so the runner refuses a GPU with
                     # fewer SMs than programs.
                     "merge": "kernel",
-                    # l2_prefetch: how many tiles beyond the ring each program
-                    # asks L2 for (one bulk prefetch a tile, from one thread),
-                    # so that HBM streams ahead of the ring without shared
-                    # memory to hold the tiles.
-                    "l2_prefetch": 0,
                     "reduce_block_dv": 128,
                     "q_absmax": 6.0,
                 })},
@@ -330,7 +325,6 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 },
                 choices={
                     "merge": ("kernel", "barrier"),
-                    "l2_prefetch": (0, 1, 2, 3, 4, 6, 8),
                     "num_warps": (4, 8),
                     # The KV ring (36 KB a stage) and V in fp16 (64 KB / v_parts
                     # per buffer; v_buffers 0: none, V feeds the wgmma from

@@ -120,7 +120,6 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("GUESS_KV_LEN", kv_len if cfg["speculate"] and q_seq_len == 1 else 0),
             Const("TMA_TILE", cfg["tma_tile"]),
             Const("STAGGER", cfg["stagger"]),
-            Const("L2_AHEAD", cfg["l2_prefetch"]),
         ),
         grid=(batch, splits),
         options=(("num_warps", cfg["num_warps"]),)
