@@ -1126,7 +1126,7 @@ def _mla_gluon_merge(
 
 # ---------------------------------------------------------------------------
 # batch 4, kv_len 1024, q_seq_len 1, 16 heads
-# gluon, 16 splits, fp8 KV, fp8_static Q, 4 warps, 1 stage, V in 2 parts, PDL merge, speculative prologue, a tile in two TMA copies
+# gluon, 16 splits, merged by the splits behind a barrier, fp8 KV, fp8_static Q, 4 warps, 1 stage, V in 2 parts, speculative prologue, a tile in two TMA copies
 # ---------------------------------------------------------------------------
 
 
@@ -1180,7 +1180,7 @@ def run_b4_kv1024(q, kv_data, qo_indptr, kv_indptr, config):
 
 # ---------------------------------------------------------------------------
 # batch 4, kv_len 8192, q_seq_len 1, 16 heads
-# gluon, 32 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 2 parts, PDL merge, speculative prologue, a tile in two TMA copies
+# gluon, 32 splits, merged by the splits behind a barrier, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 2 parts, speculative prologue, a tile in two TMA copies
 # ---------------------------------------------------------------------------
 
 
@@ -1234,7 +1234,7 @@ def run_b4_kv8192(q, kv_data, qo_indptr, kv_indptr, config):
 
 # ---------------------------------------------------------------------------
 # batch 32, kv_len 1024, q_seq_len 1, 16 heads
-# gluon, 4 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 2 parts, PDL merge, speculative prologue, a tile in two TMA copies
+# gluon, 4 splits, merged by the splits behind a barrier, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 2 parts, speculative prologue, a tile in two TMA copies
 # ---------------------------------------------------------------------------
 
 
@@ -1354,7 +1354,7 @@ def run_b32_kv8192(q, kv_data, qo_indptr, kv_indptr, config):
 
 # ---------------------------------------------------------------------------
 # batch 64, kv_len 1024, q_seq_len 1, 16 heads
-# gluon, 2 splits, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, PDL merge, speculative prologue, a tile in two TMA copies
+# gluon, 2 splits, merged by the splits behind a barrier, fp8 KV, fp8_static Q, 4 warps, 2 stages, V in 8 parts, speculative prologue, a tile in two TMA copies
 # ---------------------------------------------------------------------------
 
 

@@ -46,7 +46,8 @@ def _title(shape: ShapeSpec | None) -> str:
 def _summary(backend: str, cfg: dict[str, Any]) -> str:
     parts = [backend]
     if "splits" in cfg:
-        merged = ", merged in-kernel" if cfg.get("merge") == "last_split" else ""
+        merged = {"last_split": ", merged in-kernel", "barrier": ", merged by the splits behind a barrier"}.get(
+            cfg.get("merge"), "")
         parts.append(f"{cfg['splits']} splits{merged}")
     if "block_n" in cfg:
         parts.append(f"block_n {cfg['block_n']}")
@@ -69,7 +70,7 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append("next scores overlapped")
     if cfg.get("max_registers"):
         parts.append(f"at most {cfg['max_registers']} registers")
-    if cfg.get("pdl"):
+    if cfg.get("pdl") and cfg.get("merge") != "barrier":
         parts.append("PDL merge")
     if cfg.get("speculate"):
         parts.append("speculative prologue")
