@@ -304,8 +304,8 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # second launch: each split stores its partial, waits at a
                     # per-row barrier (a global counter) for the other splits,
                     # then merges 1 / splits of the output dims. Its programs
-                    # wait for one another, so the runner refuses a GPU with
-                    # fewer SMs than programs.
+                    # wait for one another, so the kernel is a cooperative
+                    # launch: all of them resident at once, or an error.
                     "merge": "kernel",
                     "reduce_block_dv": 128,
                     "q_absmax": 6.0,

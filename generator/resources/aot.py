@@ -158,19 +158,12 @@ def record_launches(source: str, fp8_format: str) -> list[Launch]:
     fp8 = {"e4m3fn": torch.float8_e4m3fn, "e4m3fnuz": torch.float8_e4m3fnuz}[fp8_format]
     runners = [(key, fn) for key, fn in module.RUNNERS.items()]
     runners.append((None, module.run_fallback))
-    # A runner whose programs wait for one another checks the GPU's SM count;
-    # the meta device has none, so the recording stands in a GPU that passes.
-    real_properties = torch.cuda.get_device_properties
-    torch.cuda.get_device_properties = lambda device=None: types.SimpleNamespace(multi_processor_count=1 << 20)
-    try:
-        for key, fn in runners:
-            current.update(runner=fn.__name__, key=key)
-            try:
-                fn(*_meta_inputs(key or FALLBACK_PROBE, fp8))
-            except AiterCalled:
-                pass
-    finally:
-        torch.cuda.get_device_properties = real_properties
+    for key, fn in runners:
+        current.update(runner=fn.__name__, key=key)
+        try:
+            fn(*_meta_inputs(key or FALLBACK_PROBE, fp8))
+        except AiterCalled:
+            pass
     return launches
 
 

@@ -44,9 +44,10 @@ class GluonPlan:
     fp8: Dtype
     # One TMA copy per KV tile (a 3-D descriptor), not one per 64-column chunk.
     tma_tile: bool
-    # merge: barrier: the attention programs (all of them) wait for one
-    # another; the runner checks that the GPU has an SM for each.
-    barrier_programs: int
+    # merge: barrier: the splits of a row wait for one another, so the
+    # attention kernel is a cooperative launch (every program resident at
+    # once, or the launch fails).
+    barrier: bool
 
 
 def smem_bytes(cfg: Mapping[str, Any]) -> int:
@@ -124,6 +125,10 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
         grid=(batch, splits),
         options=(("num_warps", cfg["num_warps"]),)
         + ((("maxnreg", cfg["max_registers"]),) if cfg["max_registers"] else ())
+        # A waiting program holds its SM: the driver must place every program
+        # at once (or refuse the launch) so that no split waits for one that
+        # cannot start.
+        + ((("launch_cooperative_grid", True),) if barrier else ())
     )
     launches = [attend]
     out = Buffer("out", (total_q, num_heads, KV_LORA), "bfloat16")
@@ -156,6 +161,6 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
         launches=tuple(launches),
         detail=GluonPlan(splits=splits, buffers=buffers, pdl=pdl,
                          fp8=Dtype(TL_FP8[runner.fp8_format]), tma_tile=cfg["tma_tile"],
-                         barrier_programs=batch * splits if barrier else 0),
+                         barrier=barrier),
         q_scale=q_scale,
     )
