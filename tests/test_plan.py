@@ -193,6 +193,29 @@ def test_merge_in_the_attention_kernel_drops_the_reduce_kernel():
     assert k.detail.merge == "kernel" and len(k.launches) == 2
 
 
+def test_gluon_barrier_merge_is_one_cooperative_launch_with_arrival_counters():
+    plan = plan_of("  - {batch: 4, kv_len: 1024, backend: gluon, splits: 16, merge: barrier}\n"
+                   "  - {batch: 8, kv_len: 1024, backend: gluon, splits: 16}\n"
+                   "  - {batch: 256, kv_len: 1024, backend: gluon, splits: 1, merge: barrier}")
+    barrier, kernel, one_pass = plan.runners
+    (attend,) = barrier.launches
+    c = consts(attend)
+    assert c["MERGE_BARRIER"] is True and c["WRITE_PARTIAL"] is True and c["PDL_TRIGGER"] is False
+    assert ("launch_cooperative_grid", True) in attend.options and attend.grid == (4, 16)
+    assert barrier.detail.barrier and not barrier.detail.pdl
+    counters = barrier.detail.buffers[-1]
+    assert (counters.name, counters.shape, counters.dtype, counters.zeroed) == ("counters", (4,), "int64", True)
+    assert "merged by the splits behind a barrier" in barrier.summary and "PDL merge" not in barrier.summary
+    # the default: a merge kernel launched with PDL, no counters, an ordinary launch
+    assert [l.family for l in kernel.launches] == ["attend", "merge"]
+    assert consts(kernel.launches[0])["MERGE_BARRIER"] is False and kernel.detail.pdl
+    assert all(o[0] != "launch_cooperative_grid" for o in kernel.launches[0].options)
+    assert [b.name for b in kernel.detail.buffers] == ["part_o", "part_lse", "out"]
+    # one split: nothing to merge, whatever the field says
+    assert len(one_pass.launches) == 1 and consts(one_pass.launches[0])["MERGE_BARRIER"] is False
+    assert not one_pass.detail.barrier
+
+
 def test_gluon_speculation_guesses_the_keyed_kv_length_and_tma_tile_reaches_the_kernel():
     plan = plan_of("  - {batch: 4, kv_len: 1024, backend: gluon, splits: 16, speculate: true}\n"
                    "  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1, tma_tile: false, stagger: true}")
