@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# ncu source counters (SASS, stall reasons per instruction) for one-tile programs.
+# ncu source counters (SASS, stall reasons per instruction) of chosen runners' kernels.
 set -u
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl
 export PYTHONPATH=/tmp/site:$PWD
-for shape in "256 64 run_b256_kv1024 mla_b256_kv1024" "4 1024 run_b4_kv1024 mla_b4_kv1024" "256 1024 run_b256_kv1024 mla_b256_kv1024"; do
+# SHAPES: "batch kv_len runner kernel-regex" entries separated by ";" (default: the three below).
+SHAPES=${SHAPES:-"256 64 run_b256_kv1024 mla_b256_kv1024;4 1024 run_b4_kv1024 mla_b4_kv1024;256 1024 run_b256_kv1024 mla_b256_kv1024"}
+IFS=';' read -ra entries <<< "$SHAPES"
+for shape in "${entries[@]}"; do
   set -- $shape
   timeout 200 ncu --clock-control none --section SourceCounters --section WarpStateStats --warp-sampling-interval 0 \
     -k "regex:$4" -s 4 -c 2 -o /tmp/rep_$1_$2 \
