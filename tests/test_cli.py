@@ -64,7 +64,7 @@ def test_check_passes_when_up_to_date(project):
 def test_diff_prints_what_a_build_would_change_without_writing(project):
     gen("build")
     spec = project / "specs/h200.yaml"
-    spec.write_text(spec.read_text().replace("splits: 16, reduce", "splits: 8, reduce"))
+    spec.write_text(spec.read_text().replace("splits: 16, num_stages", "splits: 8, num_stages"))
     before = (project / "build/h200/submission.py").read_text()
     result = gen("build", "--diff")
     assert result.exit_code == 0

@@ -361,14 +361,15 @@ def test_committed_report_describes_the_committed_build(target):
 def test_committed_h200_gluon_kernels_neither_spill_nor_serialise():
     """Every keyed H200 runner is gluon under triton 3.6.0: no spill, no
     serialised wgmma, no waiver; the attention kernels issue QGMMA and HGMMA.
-    The one-tile-ring kernel (b4 kv1024's layout) has the registers and dynamic
-    shared memory Nsight Compute read on the H200 for that layout at 5a6b5ce
+    The one-tile-ring kernel (b4 kv1024's layout) has the dynamic shared
+    memory Nsight Compute read on the H200 for that layout at 5a6b5ce
     (perf/run-2026-11-30-pipeline/ncu_b256_kv8192_stalls.csv: 236 registers,
-    81,160 bytes, block limits 2 by registers and 2 by shared memory); the
-    large shapes' two-tile ring with V from registers fits two per SM."""
+    81,160 bytes, block limits 2 by registers and 2 by shared memory); merging
+    behind the barrier (8ffd865) costs it two registers more, still two per
+    SM. The large shapes' two-tile ring with V from registers fits two per SM."""
     rep = json.loads((ROOT / "build/h200/resources.json").read_text())
     keyed = [k for k in rep["kernels"] if k["keyed"]]
-    assert len(keyed) == 14  # 8 attention kernels, 6 merges (b256 has one split)
+    assert len(keyed) == 8  # 8 attention kernels: the split shapes merge behind a barrier
     for row in keyed:
         assert "_gluon" in row["kernel"]
         assert not row["spills"] and not row["wgmma_serialized"], row["kernel"]
@@ -377,7 +378,7 @@ def test_committed_h200_gluon_kernels_neither_spill_nor_serialise():
             assert {op.split(".")[0] for op in row["mma"]} == {"QGMMA", "HGMMA"}
     rows = {k["kernel"]: k for k in rep["kernels"]}
     one_tile = rows["mla_b4_kv1024_gluon_split16"]
-    assert one_tile["registers"] == 236 and one_tile["shared_bytes"] == 81160
+    assert one_tile["registers"] == 238 and one_tile["shared_bytes"] == 81160
     assert one_tile["occupancy"]["blocks_per_sm"] == 2
     big = rows["mla_b256_kv8192_gluon"]
     assert big["shared_bytes"] == 85264 and big["occupancy"]["blocks_per_sm"] == 2
