@@ -242,8 +242,10 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 plan=gluon.plan,
                 platforms=("cuda",),
                 # fp8 x fp8 score wgmmas: Q is quantised with the static scale.
+                # MXFP4 KV is decoded to fp8 in shared memory (per-row exponents
+                # applied to the scores and P; generator/core/backends/gluon.py).
                 q_modes=("fp8_static",),
-                kv_formats=("fp8",),
+                kv_formats=("fp8", "mxfp4"),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
                         "v_buffers", "overlap_scores", "prefetch_v", "max_registers", "pdl", "speculate",
                         "tma_tile", "stagger", "merge",

@@ -14,6 +14,15 @@ attention kernel), or the splits merge them themselves (merge: barrier): each
 waits at a per-row barrier until every split of its row has stored its
 partial, then merges 1 / splits of the output dims, so that no second kernel
 runs at all.
+
+kv_format mxfp4: each tile's packed e2m1 bytes (64 x 288) stream by TMA into
+their own ring; per tile the warps decode them to e4m3 in one shared-memory
+tile (the fp8 path's layout), each 32-element block scaled by 2^-k where k is
+its exponent's distance below the row's largest (the latent and rope dims
+apart): a byte-permute lookup per four elements. The row's exponents scale
+its scores and are folded into P (log2 added to the score before the
+softmax's exponent, so P stays at most 1 in fp16), so the wgmmas and the
+register-operand V path are the fp8 kernel's.
 """
 
 from __future__ import annotations
@@ -48,15 +57,22 @@ class GluonPlan:
     # attention kernel is a cooperative launch (every program resident at
     # once, or the launch fails).
     barrier: bool
+    # KV read as MXFP4 (packed e2m1 + e8m0 block scales), decoded per tile.
+    mxfp4: bool
 
 
 def smem_bytes(cfg: Mapping[str, Any]) -> int:
     """Shared memory of the attention kernel's buffers: the KV ring, fp16 V
     (v_buffers parts of 512 / v_parts dims), fp8 Q, fp16 P, for the 16 heads
-    the kernel is laid out for (the registry's max_num_heads)."""
+    the kernel is laid out for (the registry's max_num_heads); MXFP4: a ring
+    of packed tiles, one decoded fp8 tile and the tile's row exponents."""
     heads = 16
     stages, v_parts, v_bufs = cfg["num_stages"], cfg["v_parts"], cfg["v_buffers"]
-    return (stages * BLOCK_N * QK_DIM + v_bufs * BLOCK_N * (KV_LORA // v_parts) * 2
+    if cfg.get("kv_format") == "mxfp4":
+        ring = stages * BLOCK_N * QK_DIM // 2 + BLOCK_N * QK_DIM + 2 * BLOCK_N * 4
+    else:
+        ring = stages * BLOCK_N * QK_DIM
+    return (ring + v_bufs * BLOCK_N * (KV_LORA // v_parts) * 2
             + heads * QK_DIM + BLOCK_N * heads * 2)
 
 
@@ -80,6 +96,9 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
         problems.append(("v_parts", f"{cfg['v_parts']} parts of {KV_LORA // cfg['v_parts']} dims are "
                                     "fewer rows than two warpgroups' wgmma (128) for num_warps 8 "
                                     "(allowed: 1, 2, 4)"))
+    if cfg.get("kv_format") == "mxfp4" and cfg["v_buffers"] != 0:
+        problems.append(("v_buffers", f"{cfg['v_buffers']}: MXFP4 KV feeds V to the wgmma from its "
+                                      "decoded fp8 tile (allowed with kv_format mxfp4: 0)"))
     used = smem_bytes(cfg)
     if used > SMEM_PER_PROGRAM:
         problems.append(("num_stages", f"{cfg['num_stages']} stages with v_parts {cfg['v_parts']} and "
@@ -98,7 +117,8 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
     merge = splits > 1
     barrier = merge and cfg["merge"] == "barrier"
     pdl = merge and cfg["pdl"] and not barrier
-    stem = f"mla_{runner.tag}_gluon" + (f"_split{splits}" if merge else "")
+    stem = (f"mla_{runner.tag}_gluon" + ("_mxfp4" if cfg["kv_format"] == "mxfp4" else "")
+            + (f"_split{splits}" if merge else ""))
     q_scale = cfg["q_absmax"] / FP8_MAX[runner.fp8_format]
     batch, total_q = runner.sizes.batch, runner.sizes.total_q
     attend = Launch(
@@ -121,6 +141,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("GUESS_KV_LEN", kv_len if cfg["speculate"] and q_seq_len == 1 else 0),
             Const("TMA_TILE", cfg["tma_tile"]),
             Const("STAGGER", cfg["stagger"]),
+            Const("MXFP4", cfg["kv_format"] == "mxfp4"),
         ),
         grid=(batch, splits),
         options=(("num_warps", cfg["num_warps"]),)
@@ -161,6 +182,6 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
         launches=tuple(launches),
         detail=GluonPlan(splits=splits, buffers=buffers, pdl=pdl,
                          fp8=Dtype(TL_FP8[runner.fp8_format]), tma_tile=cfg["tma_tile"],
-                         barrier=barrier),
+                         barrier=barrier, mxfp4=cfg["kv_format"] == "mxfp4"),
         q_scale=q_scale,
     )
