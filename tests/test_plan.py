@@ -226,4 +226,11 @@ def test_gluon_speculation_guesses_the_keyed_kv_length_and_tma_tile_reaches_the_
     c = consts(plain.launches[0])
     assert c["GUESS_KV_LEN"] == 0 and c["TMA_TILE"] is False and not plain.detail.tma_tile
     assert c["STAGGER"] is True and "staggered" in plain.summary
+    assert c["LAZY_RESCALE"] is False and consts(guessed.launches[0])["LAZY_RESCALE"] is False
     assert "speculative prologue" in guessed.summary and "TMA copies" not in plain.summary and "TMA copies" in guessed.summary
+
+
+def test_gluon_lazy_rescale_reaches_the_kernel_and_the_summary():
+    plan = plan_of("  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1, lazy_rescale: true}")
+    (r,) = plan.runners
+    assert consts(r.launches[0])["LAZY_RESCALE"] is True and "lazy rescale" in r.summary

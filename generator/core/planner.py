@@ -78,6 +78,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append("a tile in two TMA copies")
     if cfg.get("stagger"):
         parts.append("staggered tile order")
+    if cfg.get("lazy_rescale"):
+        parts.append("lazy rescale")
     if "persistent" in cfg:
         parts.append("persistent" if cfg["persistent"] else "non-persistent")
     return ", ".join(parts)

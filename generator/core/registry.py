@@ -248,7 +248,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 kv_formats=("fp8", "mxfp4"),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
                         "v_buffers", "overlap_scores", "prefetch_v", "max_registers", "pdl", "speculate",
-                        "tma_tile", "stagger", "merge",
+                        "tma_tile", "stagger", "lazy_rescale", "merge",
                         "reduce_block_dv", "q_absmax",
                         *_WAIVER_FIELDS),
                 defaults={"cuda": MappingProxyType({
@@ -301,6 +301,17 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # H200: b32 kv8192 and b64 kv8192 2.7 / 3.4 us slower, the
                     # rest within noise (PERF.md).
                     "stagger": False,
+                    # lazy_rescale: the running max, and with it the rescale of
+                    # the 8 output parts and the row sums, moves only when a
+                    # head's tile max passes it by more than 8 (log2 units;
+                    # P then stays below 256, exact in fp16 and fp32 sums), a
+                    # branch the whole program takes or skips: FlashAttention
+                    # 4's trick. The output and log-sum-exp are unchanged.
+                    # H200 (PERF.md): no shape faster (geomean 41.26 against
+                    # 40.94 us in one process; the loop skips about 70 of its
+                    # 800 instructions on most tiles, but the large shapes
+                    # wait for memory, the small ones for latency).
+                    "lazy_rescale": False,
                     # merge: "kernel", a Triton merge kernel after the
                     # attention kernel (PDL when pdl is set); "barrier", no
                     # second launch: each split stores its partial, waits at a

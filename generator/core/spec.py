@@ -75,6 +75,7 @@ class EntrySpec(_Strict):
     speculate: bool | None = None
     tma_tile: bool | None = None
     stagger: bool | None = None
+    lazy_rescale: bool | None = None
     # Waivers of the resource report's rules, each a reason (registry.WAIVERS):
     # this entry's kernels may spill registers / have their wgmmas serialised.
     allow_spills: str | None = None

@@ -141,6 +141,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("GUESS_KV_LEN", kv_len if cfg["speculate"] and q_seq_len == 1 else 0),
             Const("TMA_TILE", cfg["tma_tile"]),
             Const("STAGGER", cfg["stagger"]),
+            Const("LAZY_RESCALE", cfg["lazy_rescale"]),
             Const("MXFP4", cfg["kv_format"] == "mxfp4"),
         ),
         grid=(batch, splits),
