@@ -25,6 +25,8 @@ FP8_MIN_EXP = MappingProxyType({"e4m3fn": -6, "e4m3fnuz": -7})
 
 # The KV copies the task hands every call, and the bytes one KV row takes in each.
 MX_BLOCK = 32
+# The e2m1 magnitudes of MXFP4 codes 0 .. 7 (bit 3 is the sign).
+E2M1_VALUES = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
 KV_FORMATS = ("bf16", "fp8", "mxfp4")
 KV_ROW_BYTES = MappingProxyType(
     {"fp8": QK_DIM, "bf16": 2 * QK_DIM, "mxfp4": QK_DIM // 2 + QK_DIM // MX_BLOCK}

@@ -19,7 +19,7 @@ import jinja2
 
 from generator import __version__
 from generator.core import safety
-from generator.core.contract import KV_LORA, QK_DIM, ROPE_DIM
+from generator.core.contract import E2M1_VALUES, KV_LORA, QK_DIM, ROPE_DIM
 from generator.core.plan import Dtype, Dyn, Plan
 from generator.core.spec import Spec
 from generator.errors import GenError
@@ -74,7 +74,7 @@ def environment() -> jinja2.Environment:
         docstring=safety.docstring,
         header_line=safety.header_line,
     )
-    env.globals.update(qk_dim=QK_DIM, kv_lora=KV_LORA, rope_dim=ROPE_DIM)
+    env.globals.update(qk_dim=QK_DIM, kv_lora=KV_LORA, rope_dim=ROPE_DIM, e2m1_values=E2M1_VALUES)
     return env
 
 

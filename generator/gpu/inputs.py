@@ -11,11 +11,10 @@ from dataclasses import dataclass, field
 
 import torch
 
-from generator.core.contract import KV_LORA, MX_BLOCK, QK_DIM, ROPE_DIM, SM_SCALE
+from generator.core.contract import E2M1_VALUES, KV_LORA, MX_BLOCK, QK_DIM, ROPE_DIM, SM_SCALE
 
 
 # e2m1 code -> value for codes 0..7; bit 3 is the sign.
-E2M1_VALUES = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
 
 FP8_DTYPES = {"e4m3fn": torch.float8_e4m3fn, "e4m3fnuz": torch.float8_e4m3fnuz}
 
