@@ -234,3 +234,17 @@ def test_gluon_lazy_rescale_reaches_the_kernel_and_the_summary():
     plan = plan_of("  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1, lazy_rescale: true}")
     (r,) = plan.runners
     assert consts(r.launches[0])["LAZY_RESCALE"] is True and "lazy rescale" in r.summary
+
+
+def test_gluon_two_consumers_reach_the_kernel_the_summary_and_the_shared_memory():
+    from generator.core.backends import gluon
+
+    plan = plan_of("  - {batch: 64, kv_len: 8192, backend: gluon, splits: 2, merge: barrier, consumers: 2}\n"
+                   "  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1}")
+    two, one = plan.runners
+    assert consts(two.launches[0])["CONSUMERS"] == 2 and "2 consumer warpgroups" in two.summary
+    assert consts(one.launches[0])["CONSUMERS"] == 1 and "consumer" not in one.summary
+    # a ring and a P per warpgroup, the second's 8 parts (512 x 16 fp32) and its max and sums
+    cfg = {"num_stages": 2, "v_parts": 8, "v_buffers": 0, "kv_format": "fp8"}
+    alone = gluon.smem_bytes({**cfg, "consumers": 1})
+    assert gluon.smem_bytes({**cfg, "consumers": 2}) - alone == 2 * 64 * 576 + 64 * 16 * 2 + (512 * 16 + 2 * 16) * 4

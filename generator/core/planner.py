@@ -80,6 +80,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append("staggered tile order")
     if cfg.get("lazy_rescale"):
         parts.append("lazy rescale")
+    if cfg.get("consumers", 1) > 1:
+        parts.append(f"{cfg['consumers']} consumer warpgroups")
     if "persistent" in cfg:
         parts.append("persistent" if cfg["persistent"] else "non-persistent")
     return ", ".join(parts)

@@ -248,7 +248,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 kv_formats=("fp8", "mxfp4"),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
                         "v_buffers", "overlap_scores", "prefetch_v", "max_registers", "pdl", "speculate",
-                        "tma_tile", "stagger", "lazy_rescale", "merge",
+                        "tma_tile", "stagger", "lazy_rescale", "consumers", "merge",
                         "reduce_block_dv", "q_absmax",
                         *_WAIVER_FIELDS),
                 defaults={"cuda": MappingProxyType({
@@ -312,6 +312,14 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # 800 instructions on most tiles, but the large shapes
                     # wait for memory, the small ones for latency).
                     "lazy_rescale": False,
+                    # consumers: warpgroups that consume KV tiles. 2: a second
+                    # warpgroup (a warp-specialised partition) takes every other
+                    # tile through its own ring and P, with its own running
+                    # max and output parts, folded into the first's through
+                    # shared memory before the epilogue: two tile chains on
+                    # an SM with one prologue, one partial and one merge share.
+                    # Needs V from registers (v_buffers 0), fp8 KV, no stagger.
+                    "consumers": 1,
                     # merge: "kernel", a Triton merge kernel after the
                     # attention kernel (PDL when pdl is set); "barrier", no
                     # second launch: each split stores its partial, waits at a
@@ -349,6 +357,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     "num_stages": (1, 2, 3, 4),
                     "v_parts": (1, 2, 4, 8),
                     "v_buffers": (0, 1, 2),
+                    "consumers": (1, 2),
                 },
                 field_rules=gluon.field_rules,
                 stdlib=("functools",),

@@ -76,6 +76,7 @@ class EntrySpec(_Strict):
     tma_tile: bool | None = None
     stagger: bool | None = None
     lazy_rescale: bool | None = None
+    consumers: int | None = None
     # Waivers of the resource report's rules, each a reason (registry.WAIVERS):
     # this entry's kernels may spill registers / have their wgmmas serialised.
     allow_spills: str | None = None

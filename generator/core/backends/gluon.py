@@ -65,15 +65,25 @@ def smem_bytes(cfg: Mapping[str, Any]) -> int:
     """Shared memory of the attention kernel's buffers: the KV ring, fp16 V
     (v_buffers parts of 512 / v_parts dims), fp8 Q, fp16 P, for the 16 heads
     the kernel is laid out for (the registry's max_num_heads); MXFP4: a ring
-    of packed tiles, one decoded fp8 tile and the tile's row exponents."""
+    of packed tiles, one decoded fp8 tile and the tile's row exponents;
+    consumers 2: a ring and a P per warpgroup, and the second's 8 output parts,
+    running max and row sums on their way to the first."""
     heads = 16
     stages, v_parts, v_bufs = cfg["num_stages"], cfg["v_parts"], cfg["v_buffers"]
+    # (an invalid count is reported on its own, by the registry's choices)
+    consumers = 2 if cfg.get("consumers") == 2 else 1
     if cfg.get("kv_format") == "mxfp4":
         ring = stages * BLOCK_N * QK_DIM // 2 + BLOCK_N * QK_DIM + 2 * BLOCK_N * 4
     else:
         ring = stages * BLOCK_N * QK_DIM
-    return (ring + v_bufs * BLOCK_N * (KV_LORA // v_parts) * 2
-            + heads * QK_DIM + BLOCK_N * heads * 2)
+    fold = (KV_LORA * heads + 2 * heads) * 4 if consumers > 1 else 0
+    return (consumers * (ring + BLOCK_N * heads * 2) + v_bufs * BLOCK_N * (KV_LORA // v_parts) * 2
+            + heads * QK_DIM + fold)
+
+
+def _yaml(value: Any) -> str:
+    """A field's value as a spec writes it."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]]:
@@ -99,9 +109,17 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
     if cfg.get("kv_format") == "mxfp4" and cfg["v_buffers"] != 0:
         problems.append(("v_buffers", f"{cfg['v_buffers']}: MXFP4 KV feeds V to the wgmma from its "
                                       "decoded fp8 tile (allowed with kv_format mxfp4: 0)"))
+    if cfg.get("consumers") == 2:
+        wants = {"v_buffers": (cfg["v_buffers"], 0), "kv_format": (cfg.get("kv_format", "fp8"), "fp8"),
+                 "stagger": (cfg["stagger"], False), "num_warps": (cfg["num_warps"], 4)}
+        for field, (value, allowed) in wants.items():
+            if value != allowed:
+                problems.append((field, f"{_yaml(value)}: consumers 2 (a second warpgroup for every "
+                                        f"other tile) needs {field} {_yaml(allowed)}"))
     used = smem_bytes(cfg)
     if used > SMEM_PER_PROGRAM:
-        problems.append(("num_stages", f"{cfg['num_stages']} stages with v_parts {cfg['v_parts']} and "
+        rings = "2 rings of " if cfg.get("consumers") == 2 else ""
+        problems.append(("num_stages", f"{rings}{cfg['num_stages']} stages with v_parts {cfg['v_parts']} and "
                                        f"v_buffers {cfg['v_buffers']} take {used} bytes of shared "
                                        f"memory, more than the {SMEM_PER_PROGRAM} a program may have"))
     if cfg["merge"] == "barrier" and KV_LORA % cfg["splits"]:
@@ -143,6 +161,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("STAGGER", cfg["stagger"]),
             Const("LAZY_RESCALE", cfg["lazy_rescale"]),
             Const("MXFP4", cfg["kv_format"] == "mxfp4"),
+            Const("CONSUMERS", cfg["consumers"]),
         ),
         grid=(batch, splits),
         options=(("num_warps", cfg["num_warps"]),)
