@@ -319,6 +319,9 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # shared memory before the epilogue: two tile chains on
                     # an SM with one prologue, one partial and one merge share.
                     # Needs V from registers (v_buffers 0), fp8 KV, no stagger.
+                    # H200 (PERF.md): 1.8-2.5% faster on b32 kv8192, b64 kv1024
+                    # and b64 kv8192 at half the splits, in two runs; 4-9%
+                    # slower on the 4-tile shapes (b4 kv8192, b32 kv1024).
                     "consumers": 1,
                     # merge: "kernel", a Triton merge kernel after the
                     # attention kernel (PDL when pdl is set); "barrier", no

@@ -23,6 +23,13 @@ apart): a byte-permute lookup per four elements. The row's exponents scale
 its scores and are folded into P (log2 added to the score before the
 softmax's exponent, so P stays at most 1 in fp16), so the wgmmas and the
 register-operand V path are the fp8 kernel's.
+
+consumers 2: a second warpgroup (a warp-specialised partition) takes every
+other tile of the program's split through its own ring and P buffer, with its
+own running max, row sums and output parts; it hands them to the first
+through shared memory (and an mbarrier), which folds them into its own before
+the epilogue: two tile chains in one program, with one prologue, one partial
+and one merge share.
 """
 
 from __future__ import annotations
