@@ -1,0 +1,67 @@
+"""Experiment (2026-12-01): how fast could the gluon consumer go with fewer HBM bytes?
+
+Times several submission files' shapes in one process, the variants
+interleaved call by call, with the L2 left dirty by a 2 GiB clear (as gen
+bench) and clean (the same clear, then an untimed 1 GiB read):
+
+    python3 perf/run-2026-12-01-bound/bound.py OUT.json fp8.py fp8_half.py ...
+
+fp8_half.py / fp8_none.py are build/h200/submission.py with one line added
+to _gl_issue_tile (marked EXPERIMENT): tile pairs read the same rows (half
+the distinct bytes from HBM, the consumer's work unchanged), or every tile
+read from the first 16384 rows (L2-resident). Their outputs are wrong on
+purpose: timing only. mxfp4_s3.py is perf/specs/h200-mxfp4-gluon-s3.yaml's
+build.
+"""
+
+import json
+import statistics
+import sys
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from generator.gpu.harness import import_submission  # noqa: E402
+from generator.gpu.inputs import make_inputs, uniform_case  # noqa: E402
+
+SHAPES = [(4, 1024), (4, 8192), (32, 1024), (32, 8192), (64, 1024), (64, 8192), (256, 1024), (256, 8192)]
+RUNS = 100
+
+
+def main() -> None:
+    out_path, files = Path(sys.argv[1]), sys.argv[2:]
+    modules = {Path(f).stem: import_submission(Path(f).read_text()) for f in files}
+    scratch = torch.empty(2 << 30, dtype=torch.uint8, device="cuda")
+    flush = torch.empty(256 << 20, dtype=torch.float32, device="cuda")
+    results = {"device": torch.cuda.get_device_name(), "runs": RUNS, "shapes": {}}
+    for i, (batch, kv_len) in enumerate(SHAPES):
+        case = uniform_case(f"b{batch}_kv{kv_len}", batch, kv_len)
+        data = make_inputs(case, 100 + i, "cuda", "e4m3fn")
+        for m in modules.values():
+            for _ in range(3):
+                m.custom_kernel(data)
+        times = {(n, s): [] for n in modules for s in ("dirty", "clean")}
+        for _ in range(RUNS):
+            for n, m in modules.items():
+                for s in ("dirty", "clean"):
+                    torch.cuda.synchronize()
+                    scratch.zero_()
+                    if s == "clean":
+                        flush.sum()
+                    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                    a.record()
+                    m.custom_kernel(data)
+                    b.record()
+                    torch.cuda.synchronize()
+                    times[(n, s)].append(a.elapsed_time(b) * 1000.0)
+        row = {f"{n}.{s}": statistics.median(v) for (n, s), v in times.items()}
+        results["shapes"][case.name] = row
+        print(case.name.ljust(12), "  ".join(f"{k} {v:8.2f}" for k, v in row.items()), flush=True)
+        del data
+    out_path.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
