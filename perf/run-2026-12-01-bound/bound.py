@@ -6,12 +6,20 @@ bench) and clean (the same clear, then an untimed 1 GiB read):
 
     python3 perf/run-2026-12-01-bound/bound.py OUT.json fp8.py fp8_half.py ...
 
-fp8_half.py / fp8_none.py are build/h200/submission.py with one line added
-to _gl_issue_tile (marked EXPERIMENT): tile pairs read the same rows (half
-the distinct bytes from HBM, the consumer's work unchanged), or every tile
-read from the first 16384 rows (L2-resident). Their outputs are wrong on
-purpose: timing only. mxfp4_s3.py is perf/specs/h200-mxfp4-gluon-s3.yaml's
-build.
+The files (not kept: each is a build plus one line). fp8.py is
+build/h200/submission.py at be98a8a. fp8_half.py / fp8_none.py are fp8.py with
+one line added at the top of _gl_issue_tile's body, after its docstring:
+
+    row = (row // (2 * GL_BLOCK_N)) * GL_BLOCK_N   # fp8_half: tile pairs read the same rows
+    row = row % 16384                              # fp8_none: every tile from the first 16384 rows
+
+fp8_half reads half the distinct bytes from HBM (the second tile of a pair
+hits L2) with the consumer's work unchanged; fp8_none reads 9.4 MB that stay
+in L2, so it times the consumer alone. Their outputs are wrong on purpose:
+timing only. mxfp4_s3.py: the build of perf/specs/h200-mxfp4-gluon-s3.yaml.
+fp8_rowpairs.py: build/h200 at 9f980aa (rowpairs.patch); fp8_vprefetch.py:
+specs/h200.yaml built with vprefetch.patch applied; vregs_small.py: the build
+of perf/specs/h200-vregs-small.yaml at 9f980aa; *_none: the same line added.
 """
 
 import json
