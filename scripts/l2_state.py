@@ -30,21 +30,27 @@ from generator.gpu.inputs import make_inputs, uniform_case  # noqa: E402
 SHAPES = [(4, 1024), (4, 8192), (32, 1024), (32, 8192), (64, 1024), (64, 8192), (256, 1024), (256, 8192)]
 
 
+def call_us(fn, scratch, flush, state):
+    """One timed call of fn (us) after the clear: L2 left dirty, or (state
+    "clean") the clear's lines written back first by an untimed read."""
+    torch.cuda.synchronize()
+    scratch.zero_()
+    if state == "clean":
+        flush.sum()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    fn()
+    end.record()
+    torch.cuda.synchronize()
+    return start.elapsed_time(end) * 1000.0
+
+
 def timed(fn, scratch, flush, runs):
     """Median and mean (us) of fn per state, the two states interleaved."""
     out = {"dirty": [], "clean": []}
     for _ in range(runs):
         for state in ("dirty", "clean"):
-            torch.cuda.synchronize()
-            scratch.zero_()
-            if state == "clean":
-                flush.sum()
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            fn()
-            end.record()
-            torch.cuda.synchronize()
-            out[state].append(start.elapsed_time(end) * 1000.0)
+            out[state].append(call_us(fn, scratch, flush, state))
     return {s: {"median_us": statistics.median(v), "mean_us": statistics.fmean(v)} for s, v in out.items()}
 
 

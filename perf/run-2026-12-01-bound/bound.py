@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from generator.gpu.harness import import_submission  # noqa: E402
 from generator.gpu.inputs import make_inputs, uniform_case  # noqa: E402
+from scripts.l2_state import call_us  # noqa: E402
 
 SHAPES = [(4, 1024), (4, 8192), (32, 1024), (32, 8192), (64, 1024), (64, 8192), (256, 1024), (256, 8192)]
 RUNS = 100
@@ -54,16 +55,7 @@ def main() -> None:
         for _ in range(RUNS):
             for n, m in modules.items():
                 for s in ("dirty", "clean"):
-                    torch.cuda.synchronize()
-                    scratch.zero_()
-                    if s == "clean":
-                        flush.sum()
-                    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                    a.record()
-                    m.custom_kernel(data)
-                    b.record()
-                    torch.cuda.synchronize()
-                    times[(n, s)].append(a.elapsed_time(b) * 1000.0)
+                    times[(n, s)].append(call_us(lambda: m.custom_kernel(data), scratch, flush, s))
         row = {f"{n}.{s}": statistics.median(v) for (n, s), v in times.items()}
         results["shapes"][case.name] = row
         print(case.name.ljust(12), "  ".join(f"{k} {v:8.2f}" for k, v in row.items()), flush=True)

@@ -11,12 +11,16 @@ own lines through L2 instead of evicting the clear's, the dirty-L2 penalty
 """
 
 import json
-import statistics
 import sys
+from pathlib import Path
 
 import torch
 import triton
 import triton.language as tl
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from scripts.l2_state import timed  # noqa: E402
 
 
 @triton.jit
@@ -45,20 +49,9 @@ def main() -> None:
             k = _read[grid](x, out, x.numel(), BLOCK=block, EVICT=evict, num_warps=8)
             ptx = k.asm["ptx"]
             hint = sorted({line.strip().split()[0] for line in ptx.splitlines() if "ld.global" in line})
-            times = {"dirty": [], "clean": []}
-            for _ in range(100):
-                for state in ("dirty", "clean"):
-                    torch.cuda.synchronize()
-                    scratch.zero_()
-                    if state == "clean":
-                        flush.sum()
-                    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                    a.record()
-                    _read[grid](x, out, x.numel(), BLOCK=block, EVICT=evict, num_warps=8)
-                    b.record()
-                    torch.cuda.synchronize()
-                    times[state].append(a.elapsed_time(b) * 1000.0)
-            row = {s: statistics.median(v) for s, v in times.items()}
+            r = timed(lambda: _read[grid](x, out, x.numel(), BLOCK=block, EVICT=evict, num_warps=8),
+                      scratch, flush, 100)
+            row = {s: r[s]["median_us"] for s in ("dirty", "clean")}
             row["loads"] = hint
             results["reads"][f"{mib}MiB/{evict or 'normal'}"] = row
             print(f"{mib:5d} MiB {evict or 'normal':12s} dirty {row['dirty']:9.2f} us  clean {row['clean']:9.2f} us"
