@@ -3,7 +3,7 @@
 # variants.patch applied to the template (the patch's switches are all off):
 #   perf/run-2026-12-01-timeline/make_variants.sh BUILT_SUBMISSION.py OUT.py [SWITCH ...]
 # SWITCH: GL_STAMPS_ON (the timeline stamps), GL_LATE_FILL (run 2), GL_Q_FIRST
-# (run 2), GL_WIDE_STORE (run 3), GL_FOLD_SWIZZLE (run 4). The runs' files:
+# (run 2), GL_WIDE_STORE (run 3), GL_FOLD_SWIZZLE (run 4), GL_FILL_INTERLEAVE (run 5; run 5 also added stamps 10-13). The runs' files:
 # v/s_base.py = GL_STAMPS_ON; v/s_late.py = GL_STAMPS_ON GL_LATE_FILL;
 # v/late.py = GL_LATE_FILL; v/both.py = GL_LATE_FILL GL_Q_FIRST; and so on;
 # v/base.py = no switch (the committed kernels plus dead code).

@@ -33,8 +33,10 @@ def main() -> int:
                 out = m.custom_kernel(data)
                 same = torch.equal(out, ref)
                 diff = (out.float() - ref.float()).abs().max().item()
+                rel = ((out.float() - ref.float()).norm() / ref.float().norm()).item()
                 bad += not same
-                print(f"{case.name} {name}: {'same' if same else 'DIFFERS'} (max diff {diff:.3g})", flush=True)
+                print(f"{case.name} {name}: {'same' if same else 'DIFFERS'} (max diff {diff:.3g}, "
+                      f"relative L2 {rel:.3g})", flush=True)
     return 1 if bad else 0
 
 

@@ -11,6 +11,9 @@ fixed points of its life into a (programs, 16) int64 buffer, slot
     4 tile loop done   5 output / partial stores issued
     6 merge barrier passed   7 merge stores issued   15 the program's tiles
     8, 9 the second warpgroup's 3 and 4 (consumers 2)
+    10 the second warpgroup's results in shared memory (run 5 on)
+    11 the first warpgroup past warp_specialize   12 the fold done
+    13 the merge barrier's arrival returned
 
 Each shape is called as gen bench calls it (L2 dirty from a 2 GiB clear, events
 around the call), the stamped and the committed build interleaved, so the
@@ -66,7 +69,7 @@ def summarize(stamps, elapsed):
         if ok.any():
             d = (s[ok, b] - s[ok, a]) / 1e3
             row[name] = {"median": float(d.median()), "max": float(d.max())}
-    for slot in range(10):
+    for slot in range(14):
         ok = s[:, slot] > 0
         if ok.any():
             row[f"at{slot}"] = {"median": float((s[ok, slot] - t0).median()) / 1e3,
@@ -121,7 +124,7 @@ def main() -> None:
             for name, _, _ in PHASES:
                 if med(r, name, "median") is not None:
                     res[name] = {"median": med(r, name, "median"), "max": med(r, name, "max")}
-            for slot in range(10):
+            for slot in range(14):
                 if med(r, f"at{slot}", "median") is not None:
                     res[f"at{slot}"] = {"median": med(r, f"at{slot}", "median"), "max": med(r, f"at{slot}", "max")}
             shape[n] = res
