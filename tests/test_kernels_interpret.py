@@ -134,25 +134,29 @@ def test_unwritten_output_elements_fail():
     assert not result.ok and not result.finite
 
 
-@pytest.mark.parametrize("splits", [3, 4])
-def test_gluon_merge_weights_each_split_by_its_log_sum_exp(splits):
+@pytest.mark.parametrize("splits, part_f16", [(3, False), (4, False), (4, True)])
+def test_gluon_merge_weights_each_split_by_its_log_sum_exp(splits, part_f16):
     """The gluon backend's merge (plain Triton, so the interpreter runs it; the
     attention kernel it follows only runs on the GPU): every split's partial
     weighted by 2^lse, an empty split (lse -inf) ignored, a row whose every
-    split was empty zero, a split count that is not a power of two."""
+    split was empty zero, a split count that is not a power of two; fp16
+    partials (partials: fp16) hold the output over the KV scale, which the
+    merge applies."""
     module = import_submission((ROOT / "build/h200/submission.py").read_text())
     gen = torch.Generator().manual_seed(5)
     rows, heads, dims, block_dv = 3, 16, 512, 128
+    kv_scale = 0.037
     part_o = torch.randn(splits, rows, heads, dims, generator=gen)
     part_lse = torch.randn(splits, rows, heads, generator=gen) * 4
     part_lse[1, 0] = float("-inf")
     part_o[1, 0] = 0.0
     part_lse[:, 2] = float("-inf")
     part_o[:, 2] = 0.0
+    stored = (part_o / kv_scale).half() if part_f16 else part_o
     out = torch.full((rows, heads, dims), float("nan"), dtype=torch.bfloat16)
     module._mla_gluon_merge[(rows, dims // block_dv)](
-        part_o, part_lse, out, *part_o.stride()[:3], *part_lse.stride()[:2], *out.stride()[:2],
-        NUM_HEADS=heads, NUM_SPLITS=splits, BLOCK_DV=block_dv, PDL=False)
+        stored, part_lse, out, torch.tensor([kv_scale]), *stored.stride()[:3], *part_lse.stride()[:2],
+        *out.stride()[:2], NUM_HEADS=heads, NUM_SPLITS=splits, BLOCK_DV=block_dv, PDL=False, PART_F16=part_f16)
     shift = part_lse.amax(0).nan_to_num(neginf=0.0)
     weights = torch.exp2(part_lse - shift)
     expected = (weights[..., None] * part_o).sum(0) / weights.sum(0).clamp_min(1e-30)[..., None]

@@ -236,6 +236,24 @@ def test_gluon_lazy_rescale_reaches_the_kernel_and_the_summary():
     assert consts(r.launches[0])["LAZY_RESCALE"] is True and "lazy rescale" in r.summary
 
 
+def test_gluon_fp16_partials_reach_both_merges_the_buffer_and_the_summary():
+    plan = plan_of("  - {batch: 4, kv_len: 8192, backend: gluon, splits: 32, merge: barrier, partials: fp16}\n"
+                   "  - {batch: 32, kv_len: 8192, backend: gluon, splits: 4, partials: fp16}\n"
+                   "  - {batch: 64, kv_len: 8192, backend: gluon, splits: 2}\n"
+                   "  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1, partials: fp16}")
+    barrier, kernel, default, one_pass = plan.runners
+    part_o = {r.tag: {b.name: b.dtype for b in r.detail.buffers}.get("part_o") for r in plan.runners}
+    assert part_o == {"b4_kv8192": "float16", "b32_kv8192": "float16", "b64_kv8192": "float32",
+                      "b256_kv8192": None}
+    assert consts(barrier.launches[0])["PART_F16"] is True and len(barrier.launches) == 1
+    # the merge kernel applies the KV scale to fp16 partials
+    assert consts(kernel.launches[0])["PART_F16"] is True and consts(kernel.launches[1])["PART_F16"] is True
+    assert consts(default.launches[1])["PART_F16"] is False and consts(default.launches[0])["PART_F16"] is False
+    # no partials to store: the field changes nothing
+    assert consts(one_pass.launches[0])["PART_F16"] is False and "partials" not in one_pass.summary
+    assert "fp16 partials" in barrier.summary and "partials" not in default.summary
+
+
 def test_gluon_two_consumers_reach_the_kernel_the_summary_and_the_shared_memory():
     from generator.core.backends import gluon
 

@@ -82,6 +82,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append("lazy rescale")
     if cfg.get("consumers", 1) > 1:
         parts.append(f"{cfg['consumers']} consumer warpgroups")
+    if cfg.get("partials") == "fp16" and cfg.get("splits", 1) > 1:
+        parts.append("fp16 partials")
     if "persistent" in cfg:
         parts.append("persistent" if cfg["persistent"] else "non-persistent")
     return ", ".join(parts)

@@ -248,7 +248,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 kv_formats=("fp8", "mxfp4"),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
                         "v_buffers", "overlap_scores", "prefetch_v", "max_registers", "pdl", "speculate",
-                        "tma_tile", "stagger", "lazy_rescale", "consumers", "merge",
+                        "tma_tile", "stagger", "lazy_rescale", "consumers", "merge", "partials",
                         "reduce_block_dv", "q_absmax",
                         *_WAIVER_FIELDS),
                 defaults={"cuda": MappingProxyType({
@@ -335,6 +335,16 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # (a barrier grid must fit the GPU at once: 264 programs
                     # of 83 KB on an H200).
                     "merge": "kernel",
+                    # partials: the number type of the splits' partial outputs
+                    # (merged from L2). fp16 halves their stores and the
+                    # merge's loads; they hold the output in units of the KV
+                    # scale (at most the fp8 maximum, far inside fp16's range)
+                    # and the merge applies the scale: about 3e-4 relative
+                    # rounding, against the 1e-2 strict bound. H200 (PERF.md,
+                    # 2026-12-01): 0.8-1.2 us off the three consumers-2 split
+                    # shapes, the other split shapes within noise. fp32 stays
+                    # the default: MXFP4's partials are not bounded that way.
+                    "partials": "fp32",
                     "reduce_block_dv": 128,
                     "q_absmax": 6.0,
                 })},
@@ -353,6 +363,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 },
                 choices={
                     "merge": ("kernel", "barrier"),
+                    "partials": ("fp32", "fp16"),
                     "num_warps": (4, 8),
                     # The KV ring (36 KB a stage) and V in fp16 (64 KB / v_parts
                     # per buffer; v_buffers 0: none, V feeds the wgmma from

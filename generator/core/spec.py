@@ -77,6 +77,7 @@ class EntrySpec(_Strict):
     stagger: bool | None = None
     lazy_rescale: bool | None = None
     consumers: int | None = None
+    partials: str | None = None
     # Waivers of the resource report's rules, each a reason (registry.WAIVERS):
     # this entry's kernels may spill registers / have their wgmmas serialised.
     allow_spills: str | None = None

@@ -30,6 +30,11 @@ own running max, row sums and output parts; it hands them to the first
 through shared memory (and an mbarrier), which folds them into its own before
 the epilogue: two tile chains in one program, with one prologue, one partial
 and one merge share.
+
+partials fp16: the splits store their partial outputs in fp16, divided by the
+KV scale (so at most the fp8 maximum in magnitude: no overflow whatever the
+cache's scale), and the merge multiplies the scale back: half the bytes
+through L2 at the end of every split. fp8 KV only.
 """
 
 from __future__ import annotations
@@ -123,6 +128,9 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
             if value != allowed:
                 problems.append((field, f"{_yaml(value)}: consumers 2 (a second warpgroup for every "
                                         f"other tile) needs {field} {_yaml(allowed)}"))
+    if cfg.get("partials") == "fp16" and cfg.get("kv_format") == "mxfp4":
+        problems.append(("partials", "fp16: MXFP4's partial outputs are not bounded by the fp8 maximum "
+                                     "(allowed with kv_format mxfp4: fp32)"))
     used = smem_bytes(cfg)
     if used > SMEM_PER_PROGRAM:
         rings = "2 rings of " if cfg.get("consumers") == 2 else ""
@@ -141,6 +149,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
     splits = cfg["splits"]
     merge = splits > 1
     barrier = merge and cfg["merge"] == "barrier"
+    part_f16 = merge and cfg["partials"] == "fp16"
     pdl = merge and cfg["pdl"] and not barrier
     stem = (f"mla_{runner.tag}_gluon" + ("_mxfp4" if cfg["kv_format"] == "mxfp4" else "")
             + (f"_split{splits}" if merge else ""))
@@ -169,6 +178,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("LAZY_RESCALE", cfg["lazy_rescale"]),
             Const("MXFP4", cfg["kv_format"] == "mxfp4"),
             Const("CONSUMERS", cfg["consumers"]),
+            Const("PART_F16", part_f16),
         ),
         grid=(batch, splits),
         options=(("num_warps", cfg["num_warps"]),)
@@ -183,7 +193,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
     buffers: tuple[Buffer, ...] = (out,)
     if merge:
         buffers = (
-            Buffer("part_o", (splits, total_q, num_heads, KV_LORA), "float32"),
+            Buffer("part_o", (splits, total_q, num_heads, KV_LORA), "float16" if part_f16 else "float32"),
             Buffer("part_lse", (splits, total_q, num_heads), "float32"),
             out,
         )
@@ -201,6 +211,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
                 Const("NUM_SPLITS", splits),
                 Const("BLOCK_DV", block_dv),
                 Const("PDL", pdl),
+                Const("PART_F16", part_f16),
             ),
             grid=(total_q, KV_LORA // block_dv),
             options=(("num_warps", 4),) + ((("launch_pdl", True),) if pdl else ()),
