@@ -341,9 +341,11 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # scale (at most the fp8 maximum, far inside fp16's range)
                     # and the merge applies the scale: about 3e-4 relative
                     # rounding, against the 1e-2 strict bound. H200 (PERF.md,
-                    # 2026-12-01): 0.8-1.2 us off the three consumers-2 split
-                    # shapes, the other split shapes within noise. fp32 stays
-                    # the default: MXFP4's partials are not bounded that way.
+                    # 2026-12-01, one process each against fp32): b32 kv8192
+                    # and b64 kv8192 0.8-1.4 us faster in both runs, b64
+                    # kv1024 and b4 kv8192 0.1-1.0, b32 kv1024 and b4 kv1024
+                    # not faster. fp32 stays the default: MXFP4's partials
+                    # are not bounded that way.
                     "partials": "fp32",
                     "reduce_block_dv": 128,
                     "q_absmax": 6.0,
