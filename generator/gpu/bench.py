@@ -204,7 +204,8 @@ def empty_launch_us(clock: Clock) -> float:
 # ---------------------------------------------------------------------------
 
 
-def _commit() -> str:
+def git_commit() -> str:
+    """The commit being measured: GEN_COMMIT, else git's HEAD here, else "unknown"."""
     if os.environ.get("GEN_COMMIT"):
         return os.environ["GEN_COMMIT"]
     try:
@@ -306,7 +307,7 @@ def bench_rows(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mi
     return {
         "spec": str(spec_path),
         "spec_hash": inputs_hash(load_spec(spec_path)),
-        "commit": _commit(),
+        "commit": git_commit(),
         "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         "device": torch.cuda.get_device_name(),
         "torch": torch.__version__,

@@ -50,15 +50,16 @@ def import_submission(source: str, folder: str | Path | None = None) -> ModuleTy
 
 
 def build_module(spec: Spec | str | Path, interpret: bool = False,
-                 folder: str | Path | None = None) -> tuple[Plan, ModuleType]:
+                 folder: str | Path | None = None, timeline: bool = False) -> tuple[Plan, ModuleType]:
     """The one way from a spec (a path or a validated Spec) to a live module:
     load and validate, plan, render, then import as `submission` beside `task`.
 
     interpret=True builds for Triton's CPU interpreter (set TRITON_INTERPRET=1
-    before triton is first imported)."""
+    before triton is first imported); timeline=True, the gluon kernels with
+    their time stamps (gen timeline)."""
     if not isinstance(spec, Spec):
         spec = load_spec(spec)
-    plan = build_plan(spec, interpret=interpret)
+    plan = build_plan(spec, interpret=interpret, timeline=timeline)
     return plan, import_submission(render(plan, spec), folder)
 
 
