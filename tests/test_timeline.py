@@ -99,3 +99,11 @@ def test_one_call_reduces_to_the_median_and_the_latest_program():
     assert row["slots"]["tile loop done"] == {"slot": 4, "median_us": pytest.approx(9.256),
                                               "latest_us": pytest.approx(12.512)}
     assert row["slots"]["indptrs in"]["median_us"] == pytest.approx(1.256)
+
+
+def test_a_spec_without_gluon_entries_is_refused_before_any_gpu_work():
+    from generator.errors import UserError
+    from generator.gpu.timeline import timeline_rows
+
+    with pytest.raises(UserError, match="no gluon entry to time"):
+        timeline_rows(ROOT / "specs/mi355x.yaml")
