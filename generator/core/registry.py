@@ -100,6 +100,8 @@ class Backend:
     limits: Callable | None = None
     # Triton's interpreter (or plain torch) can run it on a CPU.
     runs_on_cpu: bool = True
+    # A timeline build's kernels stamp the time at fixed points (gen timeline).
+    timeline_stamps: bool = False
     # `gen check`'s strict bound on ||out - ref|| / ||ref|| against float32
     # math on the operands the runner reads (measurements below).
     strict_bound: float = 1e-2
@@ -383,6 +385,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 max_num_heads=16,
                 # Gluon has no interpreter: only a Hopper GPU runs it.
                 runs_on_cpu=False,
+                timeline_stamps=True,
                 # Measured on the H200: 1.2e-3 to 1.8e-3 against float32 math on
                 # the same fp8 operands (uneven and empty segments included).
                 strict_bound=1e-2,

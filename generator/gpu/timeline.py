@@ -98,6 +98,7 @@ def timeline_rows(spec_path, shapes=(), runs=40, l2_clear_mib=8192, progress=Non
     """Time every gluon runner of the spec through a timeline build."""
     import torch
 
+    from generator.core import registry
     from generator.core.spec import load_spec
     from generator.gpu.bench import git_commit
     from generator.gpu.check import filter_tags, localize, runner_for
@@ -110,9 +111,12 @@ def timeline_rows(spec_path, shapes=(), runs=40, l2_clear_mib=8192, progress=Non
     if shapes:
         filter_tags(original, spec, shapes, with_fallback=False)
     plan, module = build_module(spec, timeline=True)
-    runners = [r for r in plan.runners if r.backend == "gluon" and (not shapes or r.tag in shapes)]
+    stamped = [name for name, b in registry.BACKENDS.items() if b.timeline_stamps]
+    runners = [r for r in plan.runners
+               if registry.BACKENDS[r.backend].timeline_stamps and (not shapes or r.tag in shapes)]
     if not runners:
-        raise UserError(f"{spec_path}: no gluon entry to time (only the gluon kernels write stamps)")
+        raise UserError(f"{spec_path}: no entry to time (only these backends' kernels write stamps: "
+                        f"{', '.join(stamped)})")
     scratch = torch.empty(l2_clear_mib * (1 << 20) // 4, dtype=torch.float32, device="cuda")
     result = {"spec": str(spec_path), "commit": git_commit(), "device": torch.cuda.get_device_name(),
               "torch": torch.__version__, "runs": runs, "l2_clear_mib": l2_clear_mib, "shapes": {}}
