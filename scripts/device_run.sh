@@ -105,6 +105,8 @@ for step in "${@:-check bench}"; do
         gen bench --spec specs/h200.yaml $(printf -- '--spec %s ' $VARIANTS) --max-seconds 3 \
           --json "$OUT/bench_variants.json" 2>&1 | tee -a "$OUT/variants.log";;
       bench-lb) gen bench --spec specs/h200.yaml --mode leaderboard --json "$OUT/bench_lb.json" 2>&1 | tee "$OUT/bench_lb.log";;
+      # Where each gluon program spends a call (about 30 s of GPU).
+      timeline) gen timeline --spec specs/h200.yaml --json "$OUT/timeline.json" 2>&1 | tee "$OUT/timeline.log";;
       *) echo "unknown step $s"; exit 2;;
     esac
   done
