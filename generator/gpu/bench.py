@@ -99,23 +99,29 @@ class Clock:
         self.max_runs = MAX_RUNS[mode]
         self.max_seconds = max_seconds
 
-    def time(self, fn, idle: bool, before=None, after=None) -> Timing:
+    def call(self, fn, idle: bool = False):
+        """One timed call after the L2 clear: (us between the events, fn's result).
+        idle: wait for the clear before the start event (the host's work shows)."""
         torch = self.torch
+        torch.cuda.synchronize()
+        self.scratch.zero_()
+        if idle:
+            torch.cuda.synchronize()
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        out = fn()
+        end.record()
+        torch.cuda.synchronize()
+        return start.elapsed_time(end) * 1000.0, out
+
+    def time(self, fn, idle: bool, before=None, after=None) -> Timing:
         samples: list[float] = []
         deadline = time.perf_counter() + self.max_seconds
         while len(samples) < self.max_runs:
             args = before() if before else None
-            torch.cuda.synchronize()
-            self.scratch.zero_()
-            if idle:
-                torch.cuda.synchronize()
-            start = torch.cuda.Event(enable_timing=True)
-            end = torch.cuda.Event(enable_timing=True)
-            start.record()
-            out = fn(args) if before else fn()
-            end.record()
-            torch.cuda.synchronize()
-            samples.append(start.elapsed_time(end) * 1000.0)
+            us, out = self.call((lambda: fn(args)) if before else fn, idle)
+            samples.append(us)
             if after:
                 after(args, out)
             if _enough(samples, deadline):

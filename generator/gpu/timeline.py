@@ -100,7 +100,7 @@ def timeline_rows(spec_path, shapes=(), runs=40, l2_clear_mib=8192, progress=Non
 
     from generator.core import registry
     from generator.core.spec import load_spec
-    from generator.gpu.bench import git_commit
+    from generator.gpu.bench import Clock, git_commit
     from generator.gpu.check import filter_tags, localize, runner_for
     from generator.gpu.harness import build_module, this_platform
     from generator.gpu.inputs import make_inputs, uniform_case
@@ -117,7 +117,7 @@ def timeline_rows(spec_path, shapes=(), runs=40, l2_clear_mib=8192, progress=Non
     if not runners:
         raise UserError(f"{spec_path}: no entry to time (only these backends' kernels write stamps: "
                         f"{', '.join(stamped)})")
-    scratch = torch.empty(l2_clear_mib * (1 << 20) // 4, dtype=torch.float32, device="cuda")
+    clock = Clock(l2_clear_mib, "benchmark", max_seconds=0.0)  # its clear and one timed call
     result = {"spec": str(spec_path), "commit": git_commit(), "device": torch.cuda.get_device_name(),
               "torch": torch.__version__, "runs": runs, "l2_clear_mib": l2_clear_mib, "shapes": {}}
     for i, r in enumerate(runners):
@@ -134,14 +134,8 @@ def timeline_rows(spec_path, shapes=(), runs=40, l2_clear_mib=8192, progress=Non
         calls = []
         for _ in range(runs):
             stamps.zero_()
-            torch.cuda.synchronize()
-            scratch.zero_()
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            module.custom_kernel(data)
-            end.record()
-            torch.cuda.synchronize()
-            calls.append(reduce_call(stamps[:programs].cpu(), start.elapsed_time(end) * 1000.0))
+            us, _ = clock.call(lambda: module.custom_kernel(data))
+            calls.append(reduce_call(stamps[:programs].cpu(), us))
         result["shapes"][r.tag] = combine(calls)
         if progress:
             progress(r.tag)
