@@ -6,6 +6,9 @@ bench) and clean (the same clear, then an untimed 1 GiB read):
 
     python3 perf/run-2026-12-01-bound/bound.py OUT.json fp8.py fp8_half.py ...
 
+BOUND_SHAPES=4x1024,32x1024 times only those shapes (batch x kv_len);
+BOUND_STATES=dirty only the dirty-L2 calls.
+
 The files (not kept: each is a build plus one line). fp8.py is
 build/h200/submission.py at be98a8a. fp8_half.py / fp8_none.py are fp8.py with
 one line added at the top of _gl_issue_tile's body, after its docstring:
@@ -23,6 +26,7 @@ of perf/specs/h200-vregs-small.yaml at 9f980aa; *_none: the same line added.
 """
 
 import json
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -41,20 +45,23 @@ RUNS = 100
 
 def main() -> None:
     out_path, files = Path(sys.argv[1]), sys.argv[2:]
+    shapes = [tuple(map(int, s.split("x"))) for s in os.environ.get("BOUND_SHAPES", "").split(",") if s] or SHAPES
+    states = os.environ.get("BOUND_STATES", "dirty,clean").split(",")
     modules = {Path(f).stem: import_submission(Path(f).read_text()) for f in files}
     scratch = torch.empty(2 << 30, dtype=torch.uint8, device="cuda")
     flush = torch.empty(256 << 20, dtype=torch.float32, device="cuda")
     results = {"device": torch.cuda.get_device_name(), "runs": RUNS, "shapes": {}}
-    for i, (batch, kv_len) in enumerate(SHAPES):
+    for batch, kv_len in shapes:
+        i = SHAPES.index((batch, kv_len))
         case = uniform_case(f"b{batch}_kv{kv_len}", batch, kv_len)
         data = make_inputs(case, 100 + i, "cuda", "e4m3fn")
         for m in modules.values():
             for _ in range(3):
                 m.custom_kernel(data)
-        times = {(n, s): [] for n in modules for s in ("dirty", "clean")}
+        times = {(n, s): [] for n in modules for s in states}
         for _ in range(RUNS):
             for n, m in modules.items():
-                for s in ("dirty", "clean"):
+                for s in states:
                     times[(n, s)].append(call_us(lambda: m.custom_kernel(data), scratch, flush, s))
         row = {f"{n}.{s}": statistics.median(v) for (n, s), v in times.items()}
         results["shapes"][case.name] = row
