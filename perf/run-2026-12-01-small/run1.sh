@@ -3,7 +3,8 @@
 # fewer splits for b4 kv1024), with the two rings filled in turn (GL_FILL_INTERLEAVE),
 # and with 8 warps (num_warps 8; V in 2 or 4 parts). v/: builds of specs/h200.yaml
 # (base_a, base_b: the same file twice, this comparison's own noise),
-# perf/specs/h200-small-{c2,w8,w8v4}.yaml; c2il.py is c2.py with the switch on.
+# perf/specs/h200-small-{c2,w8,w8v4}.yaml, built from a template with fill-interleave.patch
+# applied (a switch, off); c2il.py is c2.py with GL_FILL_INTERLEAVE set True.
 set -uo pipefail
 D=perf/run-2026-12-01-small
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl || exit 1
