@@ -10,7 +10,12 @@ this timing, launch included. The committed build's own calls are timed in
 the same process, interleaved, for comparison, and an empty kernel of the
 same grid gives the launch floor.
 
-    python3 perf/run-2026-12-01-small/stream.py OUT.json build/h200/submission.py
+    python3 perf/run-2026-12-01-small/stream.py OUT.json build/h200/submission.py [--stamps]
+
+--stamps: instead, each stream program (2-tile ring) writes %globaltimer at
+entry (slot 0), when its first tile is in (3), when its last tile is in (4)
+and at its end (5), reduced as gen timeline reduces a kernel's stamps (slots
+named as there), to set beside `gen timeline` of the committed spec.
 """
 
 import json
@@ -28,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from generator.gpu.harness import import_submission  # noqa: E402
 from generator.gpu.inputs import make_inputs, uniform_case  # noqa: E402
+from generator.gpu.timeline import combine, reduce_call  # noqa: E402
 from scripts.l2_state import call_us  # noqa: E402
 
 RUNS = 100
@@ -48,8 +54,24 @@ _LAYOUT = gl.NVMMASharedLayout.get_default_for([64, 64], gl.float8e4nv)
 
 
 @gluon.jit
-def _stream(desc, OUT, TILES: gl.constexpr, STAGES: gl.constexpr, PAD: gl.constexpr):
+def _stamp(STAMPS, SLOT: gl.constexpr, dep):
+    t = gl.inline_asm_elementwise("mov.u64 $0, %globaltimer;", "=l,r", [dep], dtype=gl.int64, is_pure=False, pack=1)
+    gl.store(STAMPS + gl.program_id(0) * 16 + SLOT, t)
+
+
+@gluon.jit
+def _tile_dep(ring, stage):
+    layout: gl.constexpr = gl.BlockedLayout([1, 16], [8, 4], [gl.num_warps(), 1], [1, 0])
+    return gl.max(gl.max(ring.index(stage * 9).load(layout).to(gl.float32), axis=1), axis=0).to(gl.int32)
+
+
+@gluon.jit
+def _stream(desc, OUT, STAMPS, TILES: gl.constexpr, STAGES: gl.constexpr, PAD: gl.constexpr,
+            STAMP: gl.constexpr):
     pid = gl.program_id(0)
+    if STAMP:
+        _stamp(STAMPS, 0, pid)
+        gl.store(STAMPS + pid * 16 + 15, TILES)
     ring = gl.allocate_shared_memory(gl.float8e4nv, [STAGES * 9, 64, 64], _LAYOUT)
     pad = gl.allocate_shared_memory(gl.float8e4nv, [PAD, 64, 64], _LAYOUT)
     bars = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
@@ -65,6 +87,11 @@ def _stream(desc, OUT, TILES: gl.constexpr, STAGES: gl.constexpr, PAD: gl.conste
         stage = i % STAGES
         mbarrier.wait(bars.index(stage), (i // STAGES) & 1)
         gl.thread_barrier()
+        if STAMP:
+            if i == 0:
+                _stamp(STAMPS, 3, _tile_dep(ring, stage))
+            if i == TILES - 1:
+                _stamp(STAMPS, 4, _tile_dep(ring, stage))
         nxt = i + STAGES
         if nxt < TILES:
             mbarrier.expect(bars.index(stage), 64 * 576)
@@ -74,7 +101,10 @@ def _stream(desc, OUT, TILES: gl.constexpr, STAGES: gl.constexpr, PAD: gl.conste
     layout: gl.constexpr = gl.BlockedLayout([1, 16], [8, 4], [gl.num_warps(), 1], [1, 0])
     pad.index(PAD - 1).store(ring.index(0).load(layout))
     v = pad.index(PAD - 1).load(layout).to(gl.float32)
-    gl.store(OUT + pid, gl.sum(gl.sum(v, axis=1), axis=0))
+    total = gl.sum(gl.sum(v, axis=1), axis=0)
+    gl.store(OUT + pid, total)
+    if STAMP:
+        _stamp(STAMPS, 5, total.to(gl.int32))
 
 
 @gluon.jit
@@ -82,7 +112,37 @@ def _empty(OUT):
     gl.store(OUT + gl.program_id(0), 1.0)
 
 
+def stamped(out_path: Path) -> None:
+    """Each pattern's stream (2-tile ring), stamped, reduced as gen timeline does."""
+    scratch = torch.empty(2 << 30, dtype=torch.uint8, device="cuda")
+    flush = torch.empty(256 << 20, dtype=torch.float32, device="cuda")
+    stamps = torch.zeros((1 << 12, 16), dtype=torch.int64, device="cuda")
+    results = {"device": torch.cuda.get_device_name(), "shapes": {}}
+    for (batch, kv_len), (programs, tiles, _, smem) in PATTERNS.items():
+        kv = torch.zeros((programs * tiles * 64, 576), dtype=torch.uint8, device="cuda").view(torch.float8_e4m3fn)
+        desc = TensorDescriptor(kv, list(kv.shape), list(kv.stride()), [64, 64], _LAYOUT)
+        out = torch.empty(programs, dtype=torch.float32, device="cuda")
+        pad = max(1, round((smem - 2 * TILE_BYTES - 2048) / 4096))
+
+        def call():
+            _stream[(programs,)](desc, out, stamps, tiles, 2, pad, True, num_warps=4)
+
+        for _ in range(3):
+            call()
+        calls = []
+        for _ in range(40):
+            stamps.zero_()
+            event = call_us(call, scratch, flush, "dirty")
+            calls.append(reduce_call(stamps.cpu(), event))
+        results["shapes"][f"b{batch}_kv{kv_len}"] = row = combine(calls)
+        print(f"b{batch}_kv{kv_len}", json.dumps(row), flush=True)
+    out_path.write_text(json.dumps(results, indent=1))
+
+
 def main() -> None:
+    if "--stamps" in sys.argv:
+        stamped(Path(sys.argv[1]))
+        return
     out_path, build = Path(sys.argv[1]), sys.argv[2]
     module = import_submission(Path(build).read_text())
     scratch = torch.empty(2 << 30, dtype=torch.uint8, device="cuda")
@@ -100,7 +160,7 @@ def main() -> None:
         for depth in depths:
             pad = max(1, round((smem - depth * TILE_BYTES - 2048) / 4096))  # 4 KB blocks
             calls[f"stream{depth}"] = (lambda d=depth, p=pad:
-                                       _stream[(programs,)](desc, out, tiles, d, p, num_warps=4))
+                                       _stream[(programs,)](desc, out, out, tiles, d, p, False, num_warps=4))
         for fn in calls.values():
             for _ in range(3):
                 fn()
