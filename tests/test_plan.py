@@ -236,6 +236,14 @@ def test_gluon_lazy_rescale_reaches_the_kernel_and_the_summary():
     assert consts(r.launches[0])["LAZY_RESCALE"] is True and "lazy rescale" in r.summary
 
 
+def test_gluon_late_fill_reaches_the_kernel_and_the_summary():
+    plan = plan_of("  - {batch: 4, kv_len: 8192, backend: gluon, splits: 32, late_fill: true}\n"
+                   "  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1}")
+    late, eager = plan.runners
+    assert consts(late.launches[0])["LATE_FILL"] is True and "once the first tile is in" in late.summary
+    assert consts(eager.launches[0])["LATE_FILL"] is False and "first tile" not in eager.summary
+
+
 def test_gluon_fp16_partials_reach_both_merges_the_buffer_and_the_summary():
     plan = plan_of("  - {batch: 4, kv_len: 8192, backend: gluon, splits: 32, merge: barrier, partials: fp16}\n"
                    "  - {batch: 32, kv_len: 8192, backend: gluon, splits: 4, partials: fp16}\n"

@@ -80,6 +80,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append("staggered tile order")
     if cfg.get("lazy_rescale"):
         parts.append("lazy rescale")
+    if cfg.get("late_fill"):
+        parts.append("later ring stages once the first tile is in")
     if cfg.get("consumers", 1) > 1:
         parts.append(f"{cfg['consumers']} consumer warpgroups")
     if cfg.get("partials") == "fp16" and cfg.get("splits", 1) > 1:

@@ -250,7 +250,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 kv_formats=("fp8", "mxfp4"),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
                         "v_buffers", "overlap_scores", "prefetch_v", "max_registers", "pdl", "speculate",
-                        "tma_tile", "stagger", "lazy_rescale", "consumers", "merge", "partials",
+                        "tma_tile", "stagger", "lazy_rescale", "late_fill", "consumers", "merge", "partials",
                         "reduce_block_dv", "q_absmax",
                         *_WAIVER_FIELDS),
                 defaults={"cuda": MappingProxyType({
@@ -314,6 +314,15 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # 800 instructions on most tiles, but the large shapes
                     # wait for memory, the small ones for latency).
                     "lazy_rescale": False,
+                    # late_fill: the prologue requests only each ring's first
+                    # tile; the ring's later stages go out once that tile is
+                    # in, so that every program's first tile arrives sooner
+                    # (its scores start while the rest stream). The tile order
+                    # and the output are unchanged. H200 (PERF.md,
+                    # 2026-12-01): faster in each of three one-process runs
+                    # on b4 kv8192 and b32 kv1024 (0.1-1.5 us); mixed or tied
+                    # on the other shapes.
+                    "late_fill": False,
                     # consumers: warpgroups that consume KV tiles. 2: a second
                     # warpgroup (a warp-specialised partition) takes every other
                     # tile through its own ring and P, with its own running

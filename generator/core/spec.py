@@ -76,6 +76,7 @@ class EntrySpec(_Strict):
     tma_tile: bool | None = None
     stagger: bool | None = None
     lazy_rescale: bool | None = None
+    late_fill: bool | None = None
     consumers: int | None = None
     partials: str | None = None
     # Waivers of the resource report's rules, each a reason (registry.WAIVERS):

@@ -31,6 +31,9 @@ through shared memory (and an mbarrier), which folds them into its own before
 the epilogue: two tile chains in one program, with one prologue, one partial
 and one merge share.
 
+late_fill: the prologue requests only the first tile of each ring; the
+ring's later stages go out once that tile is in.
+
 partials fp16: the splits store their partial outputs in fp16, divided by the
 KV scale (so at most the fp8 maximum in magnitude: no overflow whatever the
 cache's scale), and the merge multiplies the scale back: half the bytes
@@ -128,6 +131,12 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
             if value != allowed:
                 problems.append((field, f"{_yaml(value)}: consumers 2 (a second warpgroup for every "
                                         f"other tile) needs {field} {_yaml(allowed)}"))
+    if cfg["late_fill"] and cfg["num_stages"] < 2:
+        problems.append(("late_fill", f"true needs num_stages 2 or more (a ring with later stages to "
+                                      f"request late), not {cfg['num_stages']}"))
+    if cfg["late_fill"] and cfg.get("kv_format") == "mxfp4":
+        problems.append(("late_fill", "true: MXFP4 KV decodes each tile as it lands and requests the "
+                                      "next itself (allowed with kv_format mxfp4: false)"))
     if cfg.get("partials") == "fp16" and cfg.get("kv_format") == "mxfp4":
         problems.append(("partials", "fp16: MXFP4's partial outputs are not bounded by the fp8 maximum "
                                      "(allowed with kv_format mxfp4: fp32)"))
@@ -176,6 +185,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("TMA_TILE", cfg["tma_tile"]),
             Const("STAGGER", cfg["stagger"]),
             Const("LAZY_RESCALE", cfg["lazy_rescale"]),
+            Const("LATE_FILL", cfg["late_fill"]),
             Const("MXFP4", cfg["kv_format"] == "mxfp4"),
             Const("CONSUMERS", cfg["consumers"]),
             Const("PART_F16", part_f16),
