@@ -64,12 +64,13 @@ def test_check_passes_when_up_to_date(project):
 def test_diff_prints_what_a_build_would_change_without_writing(project):
     gen("build")
     spec = project / "specs/h200.yaml"
-    spec.write_text(spec.read_text().replace("splits: 16, num_stages", "splits: 8, num_stages"))
+    assert spec.read_text().count("splits: 16, dv_split: 2,") == 1  # b4 kv1024's entry
+    spec.write_text(spec.read_text().replace("splits: 16, dv_split: 2,", "splits: 8, dv_split: 2,"))
     before = (project / "build/h200/submission.py").read_text()
     result = gen("build", "--diff")
     assert result.exit_code == 0
-    assert "-    mla_b4_kv1024_gluon_split16[(4, 16)](" in result.output
-    assert "+    mla_b4_kv1024_gluon_split8[(4, 8)](" in result.output
+    assert "-    mla_b4_kv1024_gluon_split16[(4, 32)](" in result.output
+    assert "+    mla_b4_kv1024_gluon_split8[(4, 16)](" in result.output
     assert (project / "build/h200/submission.py").read_text() == before
 
 

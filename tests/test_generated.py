@@ -146,7 +146,7 @@ def test_gluon_kv_descriptors_view_the_same_bytes_as_chunks_and_latent_tiles():
 
 
 @pytest.mark.parametrize("runner, kernel, grid, batch, kv_len", [
-    ("run_b4_kv1024", "mla_b4_kv1024_gluon_split16", (4, 16), 4, 1024),
+    ("run_b4_kv1024", "mla_b4_kv1024_gluon_split16", (4, 32), 4, 1024),  # dv_split 2: two programs a split
     ("run_b64_kv8192", "mla_b64_kv8192_gluon_split2", (64, 2), 64, 8192),
 ])
 def test_gluon_barrier_runner_is_one_cooperative_launch_with_zeroed_counters(

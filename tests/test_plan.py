@@ -244,6 +244,20 @@ def test_gluon_late_fill_reaches_the_kernel_and_the_summary():
     assert consts(eager.launches[0])["LATE_FILL"] is False and "first tile" not in eager.summary
 
 
+def test_gluon_dv_split_doubles_the_grid_and_reaches_the_kernel_and_the_summary():
+    plan = plan_of("  - {batch: 4, kv_len: 1024, backend: gluon, splits: 16, merge: barrier, dv_split: 2,"
+                   " num_stages: 1, v_parts: 2, v_buffers: 1}\n"
+                   "  - {batch: 4, kv_len: 8192, backend: gluon, splits: 32, merge: barrier}")
+    split, whole = plan.runners
+    (attend,) = split.launches
+    assert attend.grid == (4, 32) and consts(attend)["DV_SPLIT"] == 2 and consts(attend)["NUM_SPLITS"] == 16
+    assert "over 2 programs a split" in split.summary
+    # the partials keep one slot per split, each program writing its half of the dims
+    assert [b.shape for b in split.detail.buffers if b.name == "part_o"] == [(16, 4, 16, 512)]
+    assert whole.launches[0].grid == (4, 32) and consts(whole.launches[0])["DV_SPLIT"] == 1
+    assert "programs a split" not in whole.summary
+
+
 def test_gluon_fp16_partials_reach_both_merges_the_buffer_and_the_summary():
     plan = plan_of("  - {batch: 4, kv_len: 8192, backend: gluon, splits: 32, merge: barrier, partials: fp16}\n"
                    "  - {batch: 32, kv_len: 8192, backend: gluon, splits: 4, partials: fp16}\n"

@@ -82,6 +82,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append("lazy rescale")
     if cfg.get("late_fill"):
         parts.append("later ring stages once the first tile is in")
+    if cfg.get("dv_split", 1) > 1:
+        parts.append(f"V's output dims over {cfg['dv_split']} programs a split")
     if cfg.get("consumers", 1) > 1:
         parts.append(f"{cfg['consumers']} consumer warpgroups")
     if cfg.get("partials") == "fp16" and cfg.get("splits", 1) > 1:

@@ -250,7 +250,8 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 kv_formats=("fp8", "mxfp4"),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
                         "v_buffers", "overlap_scores", "prefetch_v", "max_registers", "pdl", "speculate",
-                        "tma_tile", "stagger", "lazy_rescale", "late_fill", "consumers", "merge", "partials",
+                        "tma_tile", "stagger", "lazy_rescale", "late_fill", "dv_split", "consumers", "merge",
+                        "partials",
                         "reduce_block_dv", "q_absmax",
                         *_WAIVER_FIELDS),
                 defaults={"cuda": MappingProxyType({
@@ -323,6 +324,15 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # on b4 kv8192 and b32 kv1024 (0.1-1.5 us); mixed or tied
                     # on the other shapes.
                     "late_fill": False,
+                    # dv_split: programs per split, each computing 512 /
+                    # dv_split of the output dims from the same tiles (the
+                    # scores and softmax run in each): with idle SMs, a
+                    # shorter chain per tile and half the partial each. Needs
+                    # V through shared memory (v_buffers 1 or 2) and one
+                    # warpgroup. H200 (PERF.md, 2026-12-01): b4 kv1024 (64
+                    # programs on 132 SMs) 0.42 us faster on average over two
+                    # one-process runs, outputs bit-identical.
+                    "dv_split": 1,
                     # consumers: warpgroups that consume KV tiles. 2: a second
                     # warpgroup (a warp-specialised partition) takes every other
                     # tile through its own ring and P, with its own running
@@ -385,6 +395,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     "v_parts": (1, 2, 4, 8),
                     "v_buffers": (0, 1, 2),
                     "consumers": (1, 2),
+                    "dv_split": (1, 2),
                 },
                 field_rules=gluon.field_rules,
                 stdlib=("functools",),

@@ -77,6 +77,7 @@ class EntrySpec(_Strict):
     stagger: bool | None = None
     lazy_rescale: bool | None = None
     late_fill: bool | None = None
+    dv_split: int | None = None
     consumers: int | None = None
     partials: str | None = None
     # Waivers of the resource report's rules, each a reason (registry.WAIVERS):

@@ -7,7 +7,7 @@ bench) and clean (the same clear, then an untimed 1 GiB read):
     python3 perf/run-2026-12-01-bound/bound.py OUT.json fp8.py fp8_half.py ...
 
 BOUND_SHAPES=4x1024,32x1024 times only those shapes (batch x kv_len);
-BOUND_STATES=dirty only the dirty-L2 calls.
+BOUND_STATES=dirty only the dirty-L2 calls; BOUND_RUNS=300 more calls per file.
 
 The files (not kept: each is a build plus one line). fp8.py is
 build/h200/submission.py at be98a8a. fp8_half.py / fp8_none.py are fp8.py with
@@ -40,7 +40,7 @@ from generator.gpu.inputs import make_inputs, uniform_case  # noqa: E402
 from scripts.l2_state import call_us  # noqa: E402
 
 SHAPES = [(4, 1024), (4, 8192), (32, 1024), (32, 8192), (64, 1024), (64, 8192), (256, 1024), (256, 8192)]
-RUNS = 100
+RUNS = int(os.environ.get("BOUND_RUNS", "100"))
 
 
 def main() -> None:

@@ -34,6 +34,10 @@ and one merge share.
 late_fill: the prologue requests only the first tile of each ring; the
 ring's later stages go out once that tile is in.
 
+dv_split 2: each split is two programs with the same tiles, scores and
+softmax, each multiplying and storing half of V's output dims (and, with
+merge barrier, merging 512 / (2 x splits) of them).
+
 partials fp16: the splits store their partial outputs in fp16, divided by the
 KV scale (so at most the fp8 maximum in magnitude: no overflow whatever the
 cache's scale), and the merge multiplies the scale back: half the bytes
@@ -131,6 +135,16 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
             if value != allowed:
                 problems.append((field, f"{_yaml(value)}: consumers 2 (a second warpgroup for every "
                                         f"other tile) needs {field} {_yaml(allowed)}"))
+    if cfg["dv_split"] == 2:
+        if cfg["v_buffers"] == 0:
+            problems.append(("v_buffers", "0: dv_split 2 (two programs a split, each with half of V's "
+                                          "dims) needs V through shared memory (allowed: 1, 2)"))
+        if cfg["consumers"] != 1:
+            problems.append(("consumers", f"{cfg['consumers']}: dv_split 2 (two programs a split, each with "
+                                          f"half of V's dims) needs consumers 1"))
+        if cfg["v_parts"] % 2:
+            problems.append(("v_parts", f"{cfg['v_parts']}: dv_split 2 gives each program half of the V "
+                                        f"parts (allowed: 2, 4, 8)"))
     if cfg["late_fill"] and cfg["num_stages"] < 2:
         problems.append(("late_fill", f"true needs num_stages 2 or more (a ring with later stages to "
                                       f"request late), not {cfg['num_stages']}"))
@@ -146,8 +160,9 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
         problems.append(("num_stages", f"{rings}{cfg['num_stages']} stages with v_parts {cfg['v_parts']} and "
                                        f"v_buffers {cfg['v_buffers']} take {used} bytes of shared "
                                        f"memory, more than the {SMEM_PER_PROGRAM} a program may have"))
-    if cfg["merge"] == "barrier" and KV_LORA % cfg["splits"]:
-        problems.append(("splits", f"{cfg['splits']} splits cannot share the {KV_LORA} output dims "
+    if cfg["merge"] == "barrier" and KV_LORA % (cfg["splits"] * cfg["dv_split"]):
+        per = f" x dv_split {cfg['dv_split']} programs" if cfg["dv_split"] > 1 else ""
+        problems.append(("splits", f"{cfg['splits']} splits{per} cannot share the {KV_LORA} output dims "
                                    "evenly for merge 'barrier' (allowed: a divisor of 512 such as "
                                    "2, 4, 8, 16, 32, 64)"))
     return problems
@@ -186,11 +201,12 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("STAGGER", cfg["stagger"]),
             Const("LAZY_RESCALE", cfg["lazy_rescale"]),
             Const("LATE_FILL", cfg["late_fill"]),
+            Const("DV_SPLIT", cfg["dv_split"]),
             Const("MXFP4", cfg["kv_format"] == "mxfp4"),
             Const("CONSUMERS", cfg["consumers"]),
             Const("PART_F16", part_f16),
         ),
-        grid=(batch, splits),
+        grid=(batch, splits * cfg["dv_split"]),
         options=(("num_warps", cfg["num_warps"]),)
         + ((("maxnreg", cfg["max_registers"]),) if cfg["max_registers"] else ())
         # A waiting program holds its SM: the driver must place every program
