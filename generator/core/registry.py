@@ -330,8 +330,8 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # shorter chain per tile and half the partial each. Needs
                     # V through shared memory (v_buffers 1 or 2) and one
                     # warpgroup. H200 (PERF.md, 2026-12-01): b4 kv1024 (64
-                    # programs on 132 SMs) 0.42 us faster on average over two
-                    # one-process runs, outputs bit-identical.
+                    # programs on 132 SMs) 0.24-0.61 us faster on average in
+                    # three one-process runs, outputs bit-identical.
                     "dv_split": 1,
                     # consumers: warpgroups that consume KV tiles. 2: a second
                     # warpgroup (a warp-specialised partition) takes every other
