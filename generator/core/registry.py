@@ -331,7 +331,9 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # V through shared memory (v_buffers 1 or 2) and one
                     # warpgroup. H200 (PERF.md, 2026-12-01): b4 kv1024 (64
                     # programs on 132 SMs) 0.24-0.61 us faster on average in
-                    # three one-process runs, outputs bit-identical.
+                    # three one-process runs, outputs bit-identical; 0.8-4.0
+                    # us slower (one run) on b4 kv8192, b32 kv1024 and b64
+                    # kv1024, whose grids already cover the SMs.
                     "dv_split": 1,
                     # consumers: warpgroups that consume KV tiles. 2: a second
                     # warpgroup (a warp-specialised partition) takes every other
