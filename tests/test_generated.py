@@ -145,16 +145,18 @@ def test_gluon_kv_descriptors_view_the_same_bytes_as_chunks_and_latent_tiles():
     assert copied.base.is_contiguous() and copied.base.data_ptr() != padded.data_ptr()
 
 
-@pytest.mark.parametrize("runner, kernel, grid, batch, kv_len", [
-    ("run_b4_kv1024", "mla_b4_kv1024_gluon_split16", (4, 32), 4, 1024),  # dv_split 2: two programs a split
-    ("run_b64_kv8192", "mla_b64_kv8192_gluon_split2", (64, 2), 64, 8192),
+@pytest.mark.parametrize("runner, kernel, grid, batch, kv_len, counters", [
+    ("run_b4_kv1024", "mla_b4_kv1024_gluon_split16", (4, 32), 4, 1024, 4),  # dv_split 2: two programs a split
+    # claim_tiles: the rows' tile claims after their arrivals
+    ("run_b64_kv8192", "mla_b64_kv8192_gluon_split2", (64, 2), 64, 8192, 128),
 ])
 def test_gluon_barrier_runner_is_one_cooperative_launch_with_zeroed_counters(
-        monkeypatch, runner, kernel, grid, batch, kv_len):
+        monkeypatch, runner, kernel, grid, batch, kv_len, counters):
     """merge 'barrier' in the committed H200 build: the attention kernel is the
     runner's only launch, cooperative (its programs wait for one another), and
-    its arrival counters are int64 zeros, one per batch element (the kernel
-    itself only runs on a Hopper GPU: gen check proves it there)."""
+    its counters are int64 zeros, one per batch element (and with claim_tiles
+    one more per batch element for the tile claims); the kernel itself only
+    runs on a Hopper GPU: gen check proves it there."""
     import torch
 
     from generator.gpu.harness import import_submission
@@ -162,7 +164,7 @@ def test_gluon_barrier_runner_is_one_cooperative_launch_with_zeroed_counters(
 
     source = (ROOT / "build/h200/submission.py").read_text()
     buffers = ast.get_source_segment(source, function(ast.parse(source), f"_{runner[4:]}_buffers"))
-    assert f"counters = torch.zeros(({batch},), dtype=torch.int64" in buffers  # (CPU memory is often zero anyway)
+    assert f"counters = torch.zeros(({counters},), dtype=torch.int64" in buffers  # (CPU memory is often zero anyway)
     module = import_submission(source)
     launches = []
     monkeypatch.setattr(getattr(module, kernel), "run",
@@ -170,6 +172,6 @@ def test_gluon_barrier_runner_is_one_cooperative_launch_with_zeroed_counters(
     out = getattr(module, runner)(*make_inputs(uniform_case("barrier", batch, kv_len), 1, "cpu"))
     ((got_grid, args, kwargs),) = launches  # a merge kernel would run here and fail on the CPU
     assert tuple(got_grid) == grid and kwargs["launch_cooperative_grid"] is True
-    counters = args[9]
-    assert counters.dtype == torch.int64 and tuple(counters.shape) == (batch,) and not counters.any()
+    made = args[9]
+    assert made.dtype == torch.int64 and tuple(made.shape) == (counters,) and not made.any()
     assert args[6] is out and tuple(out.shape) == (batch, 16, 512)

@@ -258,6 +258,21 @@ def test_gluon_dv_split_doubles_the_grid_and_reaches_the_kernel_and_the_summary(
     assert "programs a split" not in whole.summary
 
 
+def test_gluon_claim_tiles_reaches_the_kernel_the_counters_and_the_summary():
+    plan = plan_of("  - {batch: 32, kv_len: 8192, backend: gluon, splits: 4, merge: barrier, consumers: 2,"
+                   " claim_tiles: true}\n"
+                   "  - {batch: 64, kv_len: 8192, backend: gluon, splits: 2, merge: barrier, consumers: 2}")
+    claimed, fixed = plan.runners
+    assert consts(claimed.launches[0])["CLAIM_TILES"] is True and "claimed at run time" in claimed.summary
+    assert consts(fixed.launches[0])["CLAIM_TILES"] is False and "claimed" not in fixed.summary
+    counters = {r.tag: [b.shape for b in r.detail.buffers if b.name == "counters"] for r in plan.runners}
+    # the rows' barrier arrivals, then (claim_tiles) the rows' tile claims
+    assert counters == {"b32_kv8192": [(64,)], "b64_kv8192": [(64,)]}
+    # the grid and the partials are the fixed split's
+    assert claimed.launches[0].grid == (32, 4)
+    assert [b.shape for b in claimed.detail.buffers if b.name == "part_o"] == [(4, 32, 16, 512)]
+
+
 def test_gluon_fp16_partials_reach_both_merges_the_buffer_and_the_summary():
     plan = plan_of("  - {batch: 4, kv_len: 8192, backend: gluon, splits: 32, merge: barrier, partials: fp16}\n"
                    "  - {batch: 32, kv_len: 8192, backend: gluon, splits: 4, partials: fp16}\n"

@@ -86,6 +86,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append(f"V's output dims over {cfg['dv_split']} programs a split")
     if cfg.get("consumers", 1) > 1:
         parts.append(f"{cfg['consumers']} consumer warpgroups")
+    if cfg.get("claim_tiles"):
+        parts.append("tiles claimed at run time")
     if cfg.get("partials") == "fp16" and cfg.get("splits", 1) > 1:
         parts.append("fp16 partials")
     if "persistent" in cfg:

@@ -251,7 +251,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
                         "v_buffers", "overlap_scores", "prefetch_v", "max_registers", "pdl", "speculate",
                         "tma_tile", "stagger", "lazy_rescale", "late_fill", "dv_split", "consumers", "merge",
-                        "partials",
+                        "partials", "claim_tiles",
                         "reduce_block_dv", "q_absmax",
                         *_WAIVER_FIELDS),
                 defaults={"cuda": MappingProxyType({
@@ -335,6 +335,16 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # us slower (one run) on b4 kv8192, b32 kv1024 and b64
                     # kv1024, whose grids already cover the SMs.
                     "dv_split": 1,
+                    # claim_tiles: the tiles of a row are not split among its
+                    # programs in advance: each warpgroup starts with its
+                    # first ring's worth, then a producer warp per ring claims
+                    # the row's next tile from a counter as the ring frees a
+                    # slot, so that faster consumers take more tiles and the
+                    # row's consumers end together. Needs consumers 2 and
+                    # merge barrier (the counter is reset once the row has
+                    # merged). The output's rounding depends on which
+                    # consumer took which tile.
+                    "claim_tiles": False,
                     # consumers: warpgroups that consume KV tiles. 2: a second
                     # warpgroup (a warp-specialised partition) takes every other
                     # tile through its own ring and P, with its own running

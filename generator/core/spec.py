@@ -80,6 +80,7 @@ class EntrySpec(_Strict):
     dv_split: int | None = None
     consumers: int | None = None
     partials: str | None = None
+    claim_tiles: bool | None = None
     # Waivers of the resource report's rules, each a reason (registry.WAIVERS):
     # this entry's kernels may spill registers / have their wgmmas serialised.
     allow_spills: str | None = None

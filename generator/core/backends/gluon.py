@@ -38,6 +38,17 @@ dv_split 2: each split is two programs with the same tiles, scores and
 softmax, each multiplying and storing half of V's output dims (and, with
 merge barrier, merging 512 / (2 x splits) of them).
 
+claim_tiles: with consumers 2 and merge barrier, the tiles of a row are
+handed out at run time. Each warpgroup's ring starts with its share of the
+row's first tiles (warpgroup q of the row's 2 x splits takes tiles q,
+q + 2 x splits, ...); then a producer warp per ring (a warp-specialised
+partition) waits for the consumer to free a slot, claims the row's next tile
+from a per-row counter (an atomic add) and requests it, writing the tile's
+index beside the slot; the consumer reads it once the slot is full and stops
+at the first index past the row. The row's consumers end together however
+their SMs' rates differ; once the row has merged its first split resets the
+counter.
+
 partials fp16: the splits store their partial outputs in fp16, divided by the
 KV scale (so at most the fp8 maximum in magnitude: no overflow whatever the
 cache's scale), and the merge multiplies the scale back: half the bytes
@@ -86,7 +97,8 @@ def smem_bytes(cfg: Mapping[str, Any]) -> int:
     the kernel is laid out for (the registry's max_num_heads); MXFP4: a ring
     of packed tiles, one decoded fp8 tile and the tile's row exponents;
     consumers 2: a ring and a P per warpgroup, and the second's 8 output parts,
-    running max and row sums on their way to the first."""
+    running max and row sums on their way to the first; claim_tiles: each
+    slot's tile index."""
     heads = 16
     stages, v_parts, v_bufs = cfg["num_stages"], cfg["v_parts"], cfg["v_buffers"]
     # (an invalid count is reported on its own, by the registry's choices)
@@ -96,8 +108,9 @@ def smem_bytes(cfg: Mapping[str, Any]) -> int:
     else:
         ring = stages * BLOCK_N * QK_DIM
     fold = (KV_LORA * heads + 2 * heads) * 4 if consumers > 1 else 0
+    claimed = consumers * stages * 4 if cfg.get("claim_tiles") else 0  # each slot's tile index
     return (consumers * (ring + BLOCK_N * heads * 2) + v_bufs * BLOCK_N * (KV_LORA // v_parts) * 2
-            + heads * QK_DIM + fold)
+            + heads * QK_DIM + fold + claimed)
 
 
 def _yaml(value: Any) -> str:
@@ -145,6 +158,16 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
         if cfg["v_parts"] % 2:
             problems.append(("v_parts", f"{cfg['v_parts']}: dv_split 2 gives each program half of the V "
                                         f"parts (allowed: 2, 4, 8)"))
+    if cfg["claim_tiles"]:
+        wants = {"consumers": (cfg["consumers"], 2), "merge": (cfg["merge"], "barrier"),
+                 "late_fill": (cfg["late_fill"], False)}
+        for field, (value, allowed) in wants.items():
+            if value != allowed:
+                problems.append((field, f"{_yaml(value)}: claim_tiles (tiles claimed at run time by a "
+                                        f"producer warp per ring) needs {field} {_yaml(allowed)}"))
+        if cfg["splits"] < 2 and cfg["merge"] == "barrier":
+            problems.append(("splits", "1: claim_tiles shares a row's tiles among its splits and resets "
+                                       "their counter at the merge barrier (allowed: 2 or more)"))
     if cfg["late_fill"] and cfg["num_stages"] < 2:
         problems.append(("late_fill", f"true needs num_stages 2 or more (a ring with later stages to "
                                       f"request late), not {cfg['num_stages']}"))
@@ -205,6 +228,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("MXFP4", cfg["kv_format"] == "mxfp4"),
             Const("CONSUMERS", cfg["consumers"]),
             Const("PART_F16", part_f16),
+            Const("CLAIM_TILES", cfg["claim_tiles"]),
         ),
         grid=(batch, splits * cfg["dv_split"]),
         options=(("num_warps", cfg["num_warps"]),)
@@ -225,8 +249,10 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
         )
     if barrier:
         # Arrivals per batch element, counted up for ever (int64: no reset,
-        # no wrap); zero when made.
-        buffers += (Buffer("counters", (batch,), "int64", zeroed=True),)
+        # no wrap); zero when made. claim_tiles: then the rows' tile claims,
+        # reset by each row once it has merged.
+        counters = batch * (2 if cfg["claim_tiles"] else 1)
+        buffers += (Buffer("counters", (counters,), "int64", zeroed=True),)
     elif merge:
         block_dv = cfg["reduce_block_dv"]
         launches.append(Launch(
