@@ -343,7 +343,10 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # row's consumers end together. Needs consumers 2 and
                     # merge barrier (the counter is reset once the row has
                     # merged). The output's rounding depends on which
-                    # consumer took which tile.
+                    # consumer took which tile. H200 (PERF.md, 2026-12-01,
+                    # eleventh session): b32 kv8192 and b64 kv8192 1.45-2.0
+                    # us faster in two one-process runs; b64 kv1024 0.3 us
+                    # slower (four tiles a warpgroup: little to balance).
                     "claim_tiles": False,
                     # consumers: warpgroups that consume KV tiles. 2: a second
                     # warpgroup (a warp-specialised partition) takes every other

@@ -37,6 +37,8 @@ SLOTS = {
     11: "first warpgroup past warp_specialize",
     12: "second warpgroup's results folded in",
 }
+# Slot 15: the program's tiles (with claim_tiles, its split's share before
+# the claims: the count the fixed split would have given it).
 TILES_SLOT = 15
 NS_PER_US = 1000.0
 
