@@ -118,6 +118,13 @@ def _yaml(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def _requirements(what: str, wants: Mapping[str, tuple[Any, Any]]) -> list[tuple[str, str]]:
+    """(field, message) for each field whose value is not the one `what`
+    needs: wants maps a field to (its value, the value needed)."""
+    return [(field, f"{_yaml(value)}: {what} needs {field} {_yaml(allowed)}")
+            for field, (value, allowed) in wants.items() if value != allowed]
+
+
 def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]]:
     """What the gluon kernel cannot combine: (field, message) per problem."""
     problems = []
@@ -142,12 +149,10 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
         problems.append(("v_buffers", f"{cfg['v_buffers']}: MXFP4 KV feeds V to the wgmma from its "
                                       "decoded fp8 tile (allowed with kv_format mxfp4: 0)"))
     if cfg.get("consumers") == 2:
-        wants = {"v_buffers": (cfg["v_buffers"], 0), "kv_format": (cfg.get("kv_format", "fp8"), "fp8"),
-                 "stagger": (cfg["stagger"], False), "num_warps": (cfg["num_warps"], 4)}
-        for field, (value, allowed) in wants.items():
-            if value != allowed:
-                problems.append((field, f"{_yaml(value)}: consumers 2 (a second warpgroup for every "
-                                        f"other tile) needs {field} {_yaml(allowed)}"))
+        problems += _requirements(
+            "consumers 2 (a second warpgroup for every other tile)",
+            {"v_buffers": (cfg["v_buffers"], 0), "kv_format": (cfg.get("kv_format", "fp8"), "fp8"),
+             "stagger": (cfg["stagger"], False), "num_warps": (cfg["num_warps"], 4)})
     if cfg["dv_split"] == 2:
         if cfg["v_buffers"] == 0:
             problems.append(("v_buffers", "0: dv_split 2 (two programs a split, each with half of V's "
@@ -159,12 +164,10 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
             problems.append(("v_parts", f"{cfg['v_parts']}: dv_split 2 gives each program half of the V "
                                         f"parts (allowed: 2, 4, 8)"))
     if cfg["claim_tiles"]:
-        wants = {"consumers": (cfg["consumers"], 2), "merge": (cfg["merge"], "barrier"),
-                 "late_fill": (cfg["late_fill"], False)}
-        for field, (value, allowed) in wants.items():
-            if value != allowed:
-                problems.append((field, f"{_yaml(value)}: claim_tiles (tiles claimed at run time by a "
-                                        f"producer warp per ring) needs {field} {_yaml(allowed)}"))
+        problems += _requirements(
+            "claim_tiles (tiles claimed at run time by a producer warp per ring)",
+            {"consumers": (cfg["consumers"], 2), "merge": (cfg["merge"], "barrier"),
+             "late_fill": (cfg["late_fill"], False)})
         if cfg["splits"] < 2 and cfg["merge"] == "barrier":
             problems.append(("splits", "1: claim_tiles shares a row's tiles among its splits and resets "
                                        "their counter at the merge barrier (allowed: 2 or more)"))
