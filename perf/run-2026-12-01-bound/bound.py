@@ -7,7 +7,8 @@ bench) and clean (the same clear, then an untimed 1 GiB read):
     python3 perf/run-2026-12-01-bound/bound.py OUT.json fp8.py fp8_half.py ...
 
 BOUND_SHAPES=4x1024,32x1024 times only those shapes (batch x kv_len);
-BOUND_STATES=dirty only the dirty-L2 calls; BOUND_RUNS=300 more calls per file.
+BOUND_STATES=dirty only the dirty-L2 calls; BOUND_RUNS=300 more calls per file;
+BOUND_SHUFFLE=1 a new file order every round (see SHUFFLE below).
 
 The files (not kept: each is a build plus one line). fp8.py is
 build/h200/submission.py at be98a8a. fp8_half.py / fp8_none.py are fp8.py with
@@ -27,6 +28,7 @@ of perf/specs/h200-vregs-small.yaml at 9f980aa; *_none: the same line added.
 
 import json
 import os
+import random
 import statistics
 import sys
 from pathlib import Path
@@ -41,6 +43,12 @@ from scripts.l2_state import call_us  # noqa: E402
 
 SHAPES = [(4, 1024), (4, 8192), (32, 1024), (32, 8192), (64, 1024), (64, 8192), (256, 1024), (256, 8192)]
 RUNS = int(os.environ.get("BOUND_RUNS", "100"))
+# BOUND_SHUFFLE=1: the files in a new (seeded) order every round. Under the
+# 2 GiB clear every fourth timed call reads about 1 us slower (twelfth
+# session, run 16, also plain torch reads), so a fixed order of an even
+# number of files pins some files to the slow call.
+SHUFFLE = os.environ.get("BOUND_SHUFFLE", "") == "1"
+rng = random.Random(0)
 
 
 def main() -> None:
@@ -59,8 +67,11 @@ def main() -> None:
             for _ in range(3):
                 m.custom_kernel(data)
         times = {(n, s): [] for n in modules for s in states}
+        order = list(modules.items())
         for _ in range(RUNS):
-            for n, m in modules.items():
+            if SHUFFLE:
+                rng.shuffle(order)
+            for n, m in order:
                 for s in states:
                     times[(n, s)].append(call_us(lambda: m.custom_kernel(data), scratch, flush, s))
         row = {f"{n}.{s}": statistics.median(v) for (n, s), v in times.items()}
