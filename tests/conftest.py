@@ -13,6 +13,16 @@ ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted((ROOT / "specs").glob("*.yaml"))
 
 
+def generated_source(spec_text: str, name: str = "t.yaml") -> str:
+    """The submission a spec's text generates (parsed, planned, rendered)."""
+    from generator.core.planner import build_plan
+    from generator.core.render import render
+    from generator.core.spec import parse_spec
+
+    spec = parse_spec(spec_text, name)
+    return render(build_plan(spec), spec)
+
+
 @pytest.fixture
 def in_root(monkeypatch):
     """Run from the project root, as `gen` is used."""

@@ -15,10 +15,11 @@ import torch
 
 from generator.errors import SpecError
 from generator.core.planner import build_plan
-from generator.core.render import render
 from generator.core.spec import parse_spec
 from generator.gpu.harness import import_submission
 from generator.gpu.inputs import E2M1_VALUES, make_inputs, quantize_mxfp4, uniform_case
+
+from conftest import generated_source
 
 SPEC = """target: {name: t, platform: cuda, fp8_format: e4m3fn}
 shapes:
@@ -30,8 +31,7 @@ fallback: {backend: triton_split, splits: 4}
 
 @pytest.fixture(scope="module")
 def source():
-    spec = parse_spec(SPEC, "t.yaml")
-    return render(build_plan(spec), spec)
+    return generated_source(SPEC)
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.core import registry
+from generator.core.spec import load_spec
 from generator.resources.aot import main_loop, serialized_wgmma_warnings
 from generator.resources.report import RULES, source_hash, to_json, unused_allowances, violations
 
@@ -302,7 +303,8 @@ def gluon_report(tmp_path_factory):
 def test_gluon_kernels_are_compiled_and_reported(gluon_report):
     """The gluon runner's TensorDescriptor over a meta tensor specialises like
     the real one; the kernel issues fp8 (QGMMA) and fp16 (HGMMA) wgmmas, ptxas
-    keeps them pipelined, nothing spills."""
+    keeps them pipelined, nothing spills; l2_policy gives every TMA load of
+    the attention kernel an L2 cache policy (ptxas took the rewritten PTX)."""
     assert gluon_report["triton"] == "3.6.0"
     attend, merge = gluon_report["kernels"][:2]
     assert (attend["kernel"], merge["kernel"]) == ("mla_b4_kv8192_gluon_split8",
@@ -316,6 +318,8 @@ def test_gluon_kernels_are_compiled_and_reported(gluon_report):
     assert 85008 <= attend["shared_bytes"] < 85008 + 1024
     assert attend["occupancy"]["blocks_per_sm"] == 2
     assert merge["mma"] == {} and merge["spills"] is False
+    assert attend["tma_loads"]["loads"] > 0 and attend["tma_loads"]["l2_hinted"] == attend["tma_loads"]["loads"]
+    assert merge["tma_loads"] == {"loads": 0, "l2_hinted": 0}
     # the KV loop: hundreds of instructions a tile, barriers among them; the
     # merge's loop over splits is unrolled
     loop = attend["main_loop"]
@@ -384,6 +388,12 @@ def test_committed_h200_gluon_kernels_neither_spill_nor_serialise():
     assert one_tile["occupancy"]["blocks_per_sm"] == 2
     big = rows["mla_b256_kv8192_gluon"]
     assert big["shared_bytes"] == 85264 and big["occupancy"]["blocks_per_sm"] == 2
+    # l2_policy: every TMA load of the entries that set it carries the hint, no other's
+    hinted = {s.key for s in load_spec(ROOT / "specs/h200.yaml").shapes if s.l2_policy not in (None, "none")}
+    assert hinted
+    for row in keyed:
+        tma = row["tma_loads"]
+        assert tma["loads"] > 0 and tma["l2_hinted"] == (tma["loads"] if tuple(row["key"]) in hinted else 0)
 
 
 def test_committed_mi355x_report_matches_the_cpu_compile():

@@ -95,6 +95,8 @@ class BackendPlan:
     detail: Any = None
     # fp8_static Q's scale (q_absmax / fp8 max); None for other Q modes.
     q_scale: float | None = None
+    # Standard-library modules this runner's code needs beyond its backend's.
+    stdlib: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,8 @@ class Runner:
     launches: tuple[Launch, ...]
     # The backend's typed part (TritonPlan, AiterPlan, ...), or None.
     detail: Any
+    # Standard-library modules this runner's code needs beyond its backend's.
+    stdlib: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

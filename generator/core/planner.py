@@ -90,6 +90,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append("tiles claimed at run time")
     if cfg.get("partials") == "fp16" and cfg.get("splits", 1) > 1:
         parts.append("fp16 partials")
+    if cfg.get("l2_policy", "none") != "none":
+        parts.append(f"KV loads {cfg['l2_policy'].replace('_', '-')} in L2")
     if "persistent" in cfg:
         parts.append("persistent" if cfg["persistent"] else "non-persistent")
     return ", ".join(parts)
@@ -134,6 +136,7 @@ def plan_runner(spec: Spec, shape: ShapeSpec | None, entry: EntrySpec, interpret
         sizes=sizes,
         launches=part.launches,
         detail=part.detail,
+        stdlib=part.stdlib,
     )
 
 
@@ -152,7 +155,7 @@ def build_plan(spec: Spec, interpret: bool = False, timeline: bool = False) -> P
     order = list(registry.BACKENDS)
     used.sort(key=lambda b: order.index(b.name))
     templates = tuple(dict.fromkeys(b.template for b in used))
-    stdlib = tuple(sorted({m for b in used for m in b.stdlib}))
+    stdlib = tuple(sorted({m for b in used for m in b.stdlib} | {m for r in runners for m in r.stdlib}))
     target = spec.target
     return Plan(
         spec_path=spec.path,

@@ -251,7 +251,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
                         "v_buffers", "overlap_scores", "prefetch_v", "max_registers", "pdl", "speculate",
                         "tma_tile", "stagger", "lazy_rescale", "late_fill", "dv_split", "consumers", "merge",
-                        "partials", "claim_tiles",
+                        "partials", "claim_tiles", "l2_policy",
                         "reduce_block_dv", "q_absmax",
                         *_WAIVER_FIELDS),
                 defaults={"cuda": MappingProxyType({
@@ -383,6 +383,18 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # not faster. fp32 stays the default: MXFP4's partials
                     # are not bounded that way.
                     "partials": "fp32",
+                    # l2_policy: the L2 cache policy the KV tiles' TMA loads
+                    # carry (createpolicy.fractional, whole share): "none"
+                    # (no hint), "evict_first" or "evict_last". Under the
+                    # benchmark's L2 clear every line read first evicts one
+                    # of the clear's modified lines. H200 (PERF.md,
+                    # 2026-12-01, thirteenth session; one process each,
+                    # medians): evict_first 1.1-2.1 us faster on b32 kv8192,
+                    # b64 kv1024 and b256 kv1024 but 3-20 us slower on b64
+                    # kv8192 and b256 kv8192; evict_last 0.4-1.0 us faster
+                    # there, 0-1.3 elsewhere; an explicit evict_normal hint
+                    # slower everywhere. Specs choose per shape.
+                    "l2_policy": "none",
                     "reduce_block_dv": 128,
                     "q_absmax": 6.0,
                 })},
@@ -402,6 +414,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 choices={
                     "merge": ("kernel", "barrier"),
                     "partials": ("fp32", "fp16"),
+                    "l2_policy": ("none", "evict_first", "evict_last"),
                     "num_warps": (4, 8),
                     # The KV ring (36 KB a stage) and V in fp16 (64 KB / v_parts
                     # per buffer; v_buffers 0: none, V feeds the wgmma from

@@ -262,9 +262,15 @@ def _cuda_figures(compiled) -> dict:
         raise RuntimeError(f"cannot read cuobjdump -res-usage output:\n{usage}")
     regs, stack, static_shared, local = (int(g) for g in match.groups()[1:])
     mma: dict[str, int] = {}
-    for _, op, _ in _SASS_INSTR.findall(sass):
+    # TMA loads (UTMALDG) in the SASS, and how many carry an L2 cache policy
+    # (a `desc[...]` operand: l2_policy).
+    tma = {"loads": 0, "l2_hinted": 0}
+    for _, op, rest in _SASS_INSTR.findall(sass):
         if "MMA" in op.split(".")[0]:
             mma[op] = mma.get(op, 0) + 1
+        elif op.split(".")[0] == "UTMALDG":
+            tma["loads"] += 1
+            tma["l2_hinted"] += "desc[" in rest
     return {
         "registers": regs,
         # The driver's local memory size per thread (stack frame + local), which
@@ -274,6 +280,7 @@ def _cuda_figures(compiled) -> dict:
         "shared_bytes": compiled.metadata.shared,
         "static_shared_bytes": static_shared,
         "mma": mma,
+        "tma_loads": tma,
         "main_loop": main_loop(sass),
         "wgmma_serialized": bool(serialized),
         "wgmma_serialized_warnings": serialized,

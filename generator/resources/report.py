@@ -256,7 +256,8 @@ def print_report(report: dict, console) -> None:
         ("local B" if sm90 else "scratch B", "right"), ("smem" if sm90 else "LDS", "right"),
         ("blocks/SM" if sm90 else "WG/CU", "right"), ("warps/SM" if sm90 else "waves/SIMD", "right"),
         ("occ.", "right"), ("limit", "left"),
-    ) + ((("wgmma serialized", "left"), ("loop instr (BAR)", "right")) if sm90 else ()) + (
+    ) + ((("wgmma serialized", "left"), ("loop instr (BAR)", "right"), ("TMA loads (L2 hint)", "right"))
+         if sm90 else ()) + (
         ("MMA (static count)", "left"),):
         table.add_column(name, justify=justify)
     for row in report["kernels"]:
@@ -279,6 +280,8 @@ def print_report(report: dict, console) -> None:
             cells.append(_flag(row, serial_rule, "yes" if row["wgmma_serialized"] else "no"))
             loop = row.get("main_loop")
             cells.append(f"{loop['instructions']} ({loop['barriers']})" if loop else "-")
+            tma = row.get("tma_loads", {})
+            cells.append(f"{tma['loads']} ({tma['l2_hinted']})" if tma.get("loads") else "-")
         table.add_row(*cells, mma)
     console.print(table)
     for rule in RULES:

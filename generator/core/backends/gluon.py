@@ -49,6 +49,13 @@ at the first index past the row. The row's consumers end together however
 their SMs' rates differ; once the row has merged its first split resets the
 counter.
 
+l2_policy evict_first / evict_last: every TMA load of the kernel carries
+that L2 cache policy. Gluon's TMA copy (Triton 3.6) takes no cache hint, so
+the kernel marks its PTX (an empty inline asm with a comment) and the
+generated file installs a compile-stage hook (Triton's
+knobs.runtime.add_stages_inspection_hook) that adds `.L2::cache_hint` and a
+createpolicy of that priority to each TMA load of a kernel so marked.
+
 partials fp16: the splits store their partial outputs in fp16, divided by the
 KV scale (so at most the fp8 maximum in magnitude: no overflow whatever the
 cache's scale), and the merge multiplies the scale back: half the bytes
@@ -89,6 +96,8 @@ class GluonPlan:
     barrier: bool
     # KV read as MXFP4 (packed e2m1 + e8m0 block scales), decoded per tile.
     mxfp4: bool
+    # The L2 cache policy of the KV tiles' TMA loads ("" for none).
+    l2_policy: str
 
 
 def smem_bytes(cfg: Mapping[str, Any]) -> int:
@@ -204,6 +213,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
     stem = (f"mla_{runner.tag}_gluon" + ("_mxfp4" if cfg["kv_format"] == "mxfp4" else "")
             + (f"_split{splits}" if merge else ""))
     q_scale = cfg["q_absmax"] / FP8_MAX[runner.fp8_format]
+    l2_policy = "" if cfg["l2_policy"] == "none" else cfg["l2_policy"]
     batch, total_q = runner.sizes.batch, runner.sizes.total_q
     attend = Launch(
         kernel=stem,
@@ -232,6 +242,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("CONSUMERS", cfg["consumers"]),
             Const("PART_F16", part_f16),
             Const("CLAIM_TILES", cfg["claim_tiles"]),
+            Const("L2_POLICY", l2_policy),
         ),
         grid=(batch, splits * cfg["dv_split"]),
         options=(("num_warps", cfg["num_warps"]),)
@@ -275,6 +286,8 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
         launches=tuple(launches),
         detail=GluonPlan(splits=splits, buffers=buffers, pdl=pdl,
                          fp8=Dtype(TL_FP8[runner.fp8_format]), tma_tile=cfg["tma_tile"],
-                         barrier=barrier, mxfp4=cfg["kv_format"] == "mxfp4"),
+                         barrier=barrier, mxfp4=cfg["kv_format"] == "mxfp4", l2_policy=l2_policy),
         q_scale=q_scale,
+        # l2_policy: the generated file's PTX hook matches TMA loads with re.
+        stdlib=("re",) if l2_policy else (),
     )
