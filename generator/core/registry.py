@@ -389,11 +389,14 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # benchmark's L2 clear every line read first evicts one
                     # of the clear's modified lines. H200 (PERF.md,
                     # 2026-12-01, thirteenth session; one process each,
-                    # medians): evict_first 1.1-2.1 us faster on b32 kv8192,
+                    # medians): evict_first 0.8-2.2 us faster on b32 kv8192,
                     # b64 kv1024 and b256 kv1024 but 3-20 us slower on b64
-                    # kv8192 and b256 kv8192; evict_last 0.4-1.0 us faster
-                    # there, 0-1.3 elsewhere; an explicit evict_normal hint
-                    # slower everywhere. Specs choose per shape.
+                    # kv8192 and b256 kv8192 (ncu: it keeps 15-20 MB of the
+                    # clear's lines from being written back); evict_last
+                    # 0.4-1.0 us faster on b64 kv8192 in three runs, 0-1.3
+                    # on the mid shapes, b256 kv8192 both ways; an explicit
+                    # evict_normal hint slower everywhere. Specs choose per
+                    # shape.
                     "l2_policy": "none",
                     "reduce_block_dv": 128,
                     "q_absmax": 6.0,
