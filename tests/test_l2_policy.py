@@ -30,6 +30,9 @@ LOADS = (
     "\tcp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
     "[%r71], [%rd2, {%r72, %r73}], [%r27];\n"
 )
+# a negated predicate (not in Triton 3.6's output, but PTX allows it)
+NEGATED = ("\t@!%p7 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+           "[%r71], [%rd2, {%r72, %r73}], [%r27];\n")
 MARK = "\t// begin inline asm\n\t// mla-l2-policy {}\n\tmov.b32 %r25, %r26;\n\t// end inline asm\n"
 
 
@@ -86,6 +89,11 @@ def test_marked_ptx_gets_every_tma_load_hinted(module, policy):
             "%l2_policy; }") in out
     # a second pass (the hook installed twice) changes nothing
     assert module._gl_l2_hinted(out) == out
+
+
+def test_a_negated_predicate_stays_on_its_load(module):
+    out = module._gl_l2_hinted(".entry k(\n" + MARK.format("evict_first") + NEGATED)
+    assert "\t{ .reg .b64 %l2_policy; createpolicy.fractional.L2::evict_first.b64 %l2_policy, 1.0; @!%p7 cp." in out
 
 
 def test_unmarked_ptx_is_left_alone(module):
