@@ -321,7 +321,8 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # (its scores start while the rest stream). The tile order
                     # and the output are unchanged. H200 (PERF.md,
                     # 2026-12-01): faster in each of three one-process runs
-                    # on b4 kv8192 and b32 kv1024 (0.1-1.5 us); mixed or tied
+                    # on b4 kv8192 and b32 kv1024 (0.1-1.5 us), and on b64
+                    # kv1024 (0.2-0.5 us, fifteenth session); mixed or tied
                     # on the other shapes.
                     "late_fill": False,
                     # dv_split: programs per split, each computing 512 /
