@@ -244,6 +244,14 @@ def test_gluon_late_fill_reaches_the_kernel_and_the_summary():
     assert consts(eager.launches[0])["LATE_FILL"] is False and "first tile" not in eager.summary
 
 
+def test_gluon_v_lookahead_reaches_the_kernel_and_the_summary():
+    plan = plan_of("  - {batch: 32, kv_len: 8192, backend: gluon, splits: 4, v_lookahead: true}\n"
+                   "  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1}")
+    ahead, plain = plan.runners
+    assert consts(ahead.launches[0])["V_AHEAD"] is True and "V rows loaded a group ahead" in ahead.summary
+    assert consts(plain.launches[0])["V_AHEAD"] is False and "group ahead" not in plain.summary
+
+
 def test_gluon_dv_split_doubles_the_grid_and_reaches_the_kernel_and_the_summary():
     plan = plan_of("  - {batch: 4, kv_len: 1024, backend: gluon, splits: 16, merge: barrier, dv_split: 2,"
                    " num_stages: 1, v_parts: 2, v_buffers: 1}\n"

@@ -66,6 +66,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append(f"{cfg['v_buffers']} V buffers")
     if cfg.get("v_buffers") == 0 and cfg.get("prefetch_v"):
         parts.append("V operand prefetched")
+    if cfg.get("v_lookahead"):
+        parts.append("V rows loaded a group ahead")
     if cfg.get("overlap_scores"):
         parts.append("next scores overlapped")
     if cfg.get("max_registers"):

@@ -249,7 +249,8 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 q_modes=("fp8_static",),
                 kv_formats=("fp8", "mxfp4"),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
-                        "v_buffers", "overlap_scores", "prefetch_v", "max_registers", "pdl", "speculate",
+                        "v_buffers", "overlap_scores", "prefetch_v", "v_lookahead", "max_registers", "pdl",
+                        "speculate",
                         "tma_tile", "stagger", "lazy_rescale", "late_fill", "dv_split", "consumers", "merge",
                         "partials", "claim_tiles", "l2_policy",
                         "reduce_block_dv", "q_absmax",
@@ -278,6 +279,18 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # registers against 206; 3-6% slower on the four large
                     # shapes on the H200 (b256 kv8192 325.8 against 308.6 us).
                     "prefetch_v": False,
+                    # v_lookahead (v_buffers 0): each 16 KV rows' fp8 bytes
+                    # load from the ring one group ahead of their conversion
+                    # to fp16, so that the conversion under the previous
+                    # group's wgmmas does not wait for its shared-memory
+                    # loads (the largest stall of the consumer's profile;
+                    # about 32 more registers: b64 kv1024's consumers-2
+                    # kernel spills 2). H200 (PERF.md, sixteenth session):
+                    # the consumer alone 5% faster (tenth session); b4
+                    # kv8192 (V from registers), b32 kv8192 and b64 kv8192
+                    # 0.3-0.8 us faster in one process; b256 kv8192 2.6 us
+                    # slower, b256 kv1024 tied: specs choose per shape.
+                    "v_lookahead": False,
                     # ptxas's register cap per thread (0: its own choice); 168
                     # lets three 4-warp programs share an SM.
                     "max_registers": 0,

@@ -70,6 +70,7 @@ class EntrySpec(_Strict):
     v_buffers: int | None = None
     overlap_scores: bool | None = None
     prefetch_v: bool | None = None
+    v_lookahead: bool | None = None
     max_registers: int | None = None
     pdl: bool | None = None
     speculate: bool | None = None

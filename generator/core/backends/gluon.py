@@ -34,6 +34,11 @@ and one merge share.
 late_fill: the prologue requests only the first tile of each ring; the
 ring's later stages go out once that tile is in.
 
+v_lookahead (v_buffers 0): the PV product's register operands are made 16 KV
+rows at a time, each group converted while the previous group's wgmmas run;
+with it, each group's fp8 bytes are loaded from the ring one group earlier,
+so that the conversion does not wait for its shared-memory loads.
+
 dv_split 2: each split is two programs with the same tiles, scores and
 softmax, each multiplying and storing half of V's output dims (and, with
 merge barrier, merging 512 / (2 x splits) of them).
@@ -147,6 +152,10 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
     elif cfg["v_buffers"] == 0 and cfg["overlap_scores"]:
         problems.append(("overlap_scores", "needs V in a shared-memory buffer (v_buffers 1 or 2), "
                                            "not V from registers (v_buffers 0)"))
+    if cfg["v_lookahead"] and cfg["v_buffers"] != 0:
+        problems.append(("v_lookahead", f"true loads V's register operands a group ahead: it needs V from "
+                                        f"registers (v_buffers 0), not v_buffers {cfg['v_buffers']} "
+                                        f"(allowed with v_buffers {cfg['v_buffers']}: false)"))
     if cfg["overlap_scores"] and cfg["num_stages"] < 2:
         problems.append(("overlap_scores", "needs num_stages 2 or more: the next tile's scores "
                                            "read it while this tile's slot is still in use"))
@@ -226,6 +235,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("V_BUFS", cfg["v_buffers"]),
             Const("OVERLAP", cfg["overlap_scores"]),
             Const("PREFETCH_V", cfg["prefetch_v"] and cfg["v_buffers"] == 0),
+            Const("V_AHEAD", cfg["v_lookahead"]),
             Const("Q_SCALE", q_scale),
             Const("FP8", Dtype(TL_FP8[runner.fp8_format])),
             Const("WRITE_PARTIAL", merge),
