@@ -285,11 +285,14 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # group's wgmmas does not wait for its shared-memory
                     # loads (the largest stall of the consumer's profile;
                     # about 32 more registers: b64 kv1024's consumers-2
-                    # kernel spills 2). H200 (PERF.md, sixteenth session):
-                    # the consumer alone 5% faster (tenth session); b4
-                    # kv8192 (V from registers), b32 kv8192 and b64 kv8192
-                    # 0.3-0.8 us faster in one process; b256 kv8192 2.6 us
-                    # slower, b256 kv1024 tied: specs choose per shape.
+                    # kernel spills 2). H200 (PERF.md, sixteenth session, one
+                    # process each): b4 kv8192 (V from registers) 0.85 us,
+                    # b64 kv8192 0.3-0.5 and b32 kv8192 0.2-0.5 faster; with
+                    # fp16 partials it made V from registers 1.4 us faster
+                    # than V through shared memory on b32 kv1024, and one
+                    # consumer warpgroup 0.4 us faster than two on b64
+                    # kv1024; b256 kv8192 2.6 us slower, b256 kv1024 tied:
+                    # specs choose per shape.
                     "v_lookahead": False,
                     # ptxas's register cap per thread (0: its own choice); 168
                     # lets three 4-warp programs share an SM.
