@@ -250,9 +250,8 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 kv_formats=("fp8", "mxfp4"),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
                         "v_buffers", "overlap_scores", "prefetch_v", "v_lookahead", "max_registers", "pdl",
-                        "speculate",
-                        "tma_tile", "stagger", "lazy_rescale", "late_fill", "dv_split", "consumers", "merge",
-                        "partials", "claim_tiles", "l2_policy",
+                        "speculate", "tma_tile", "stagger", "lazy_rescale", "late_fill", "dv_split", "consumers",
+                        "merge", "partials", "claim_tiles", "l2_policy",
                         "reduce_block_dv", "q_absmax",
                         *_WAIVER_FIELDS),
                 defaults={"cuda": MappingProxyType({
