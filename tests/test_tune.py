@@ -90,8 +90,8 @@ def test_registry_space_without_tune_entry():
                       "shapes:\n  - {batch: 4, kv_len: 1024, backend: gluon, splits: 16}\n"
                       "fallback: {backend: triton_split, splits: 8}\n", "h.yaml")
     space = space_for(spec.shapes[0], 0, "b4_kv1024")
-    # gluon's search_space: num_stages 3 x v_parts 3 x v_buffers 3 x overlap 2
-    assert "registry" in space.origin and space.size == 3 * 3 * 3 * 2
+    # gluon's search_space: num_stages 3 x v_parts 3 x v_buffers 3 x overlap 2 x v_lookahead 2
+    assert "registry" in space.origin and space.size == 3 * 3 * 3 * 2 * 2
 
 
 def test_tune_entry_is_validated_against_the_backends_fields_and_values():
@@ -134,7 +134,7 @@ def test_dry_run_prints_each_space_and_its_size(spec_copy):
     result = CliRunner().invoke(main, ["tune", "--spec", str(spec_copy), "--dry-run"])
     assert result.exit_code == 0, result.output
     assert "b3_kv256" in result.output and "splits: 2, 4" in result.output
-    assert "│     54 │" in result.output  # gluon's registry space: 3 x 3 x 3 x 2
+    assert "│    108 │" in result.output  # gluon's registry space: 3 x 3 x 3 x 2 x 2
 
 
 def test_unknown_shape_tag_is_a_user_error(spec_copy):
