@@ -321,14 +321,20 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     "stagger": False,
                     # lazy_rescale: the running max, and with it the rescale of
                     # the 8 output parts and the row sums, moves only when a
-                    # head's tile max passes it by more than 8 (log2 units;
-                    # P then stays below 256, exact in fp16 and fp32 sums), a
-                    # branch the whole program takes or skips: FlashAttention
-                    # 4's trick. The output and log-sum-exp are unchanged.
-                    # H200 (PERF.md): no shape faster (geomean 41.26 against
-                    # 40.94 us in one process; the loop skips about 70 of its
-                    # 800 instructions on most tiles, but the large shapes
-                    # wait for memory, the small ones for latency).
+                    # score passes it by more than 8 (log2 units; P then stays
+                    # below 256, exact in fp16 and fp32 sums): FlashAttention
+                    # 4's trick. P is made with the max as it stands and each
+                    # KV row's "passes" flag goes to shared memory behind P's
+                    # own CTA barrier, so a tile that keeps the max skips the
+                    # cross-warp max (a second barrier), the rescale and P's
+                    # second pass; P is double-buffered. The output and
+                    # log-sum-exp are unchanged. H200 (PERF.md, seventeenth
+                    # session): b64 kv1024 0.6-0.7 us and b32 kv1024 0.25 us
+                    # faster in two one-process runs; b4 kv1024 (one tile)
+                    # 0.1-0.3 us slower; the consumers-2 shapes 0.8-1.1 us
+                    # and b256 kv8192 1.5-2.5 us slower; the rest tied. (The
+                    # first version, which still waited for the tile's
+                    # cross-warp max, was no faster anywhere.)
                     "lazy_rescale": False,
                     # late_fill: the prologue requests only each ring's first
                     # tile; the ring's later stages go out once that tile is
