@@ -236,6 +236,17 @@ def test_gluon_lazy_rescale_reaches_the_kernel_and_the_summary():
     assert consts(r.launches[0])["LAZY_RESCALE"] is True and "lazy rescale" in r.summary
 
 
+def test_gluon_lazy_rescale_counts_its_second_p_and_its_flags_per_warpgroup():
+    from generator.core.backends import gluon
+
+    # a second fp16 P (64 KV rows x 16 heads) and a byte a KV row of flags for two tiles, per
+    # consumer warpgroup: on sm90 the compiled kernels take 2,176 bytes more (resources.json)
+    cfg = {"num_stages": 2, "v_parts": 8, "v_buffers": 0, "kv_format": "fp8"}
+    for consumers in (1, 2):
+        plain = gluon.smem_bytes({**cfg, "consumers": consumers})
+        assert gluon.smem_bytes({**cfg, "consumers": consumers, "lazy_rescale": True}) - plain == consumers * 2176
+
+
 def test_gluon_late_fill_reaches_the_kernel_and_the_summary():
     plan = plan_of("  - {batch: 4, kv_len: 8192, backend: gluon, splits: 32, late_fill: true}\n"
                    "  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1}")

@@ -112,7 +112,7 @@ def smem_bytes(cfg: Mapping[str, Any]) -> int:
     of packed tiles, one decoded fp8 tile and the tile's row exponents;
     consumers 2: a ring and a P per warpgroup, and the second's 8 output parts,
     running max and row sums on their way to the first; claim_tiles: each
-    slot's tile index."""
+    slot's tile index; lazy_rescale: a second P and the rescale flags."""
     heads = 16
     stages, v_parts, v_bufs = cfg["num_stages"], cfg["v_parts"], cfg["v_buffers"]
     # (an invalid count is reported on its own, by the registry's choices)
@@ -123,7 +123,9 @@ def smem_bytes(cfg: Mapping[str, Any]) -> int:
         ring = stages * BLOCK_N * QK_DIM
     fold = (KV_LORA * heads + 2 * heads) * 4 if consumers > 1 else 0
     claimed = consumers * stages * 4 if cfg.get("claim_tiles") else 0  # each slot's tile index
-    return (consumers * (ring + BLOCK_N * heads * 2) + v_bufs * BLOCK_N * (KV_LORA // v_parts) * 2
+    # P (lazy_rescale: two, and a byte a KV row of flags for two tiles)
+    p_bytes = BLOCK_N * heads * 2 * 2 + 2 * BLOCK_N if cfg.get("lazy_rescale") else BLOCK_N * heads * 2
+    return (consumers * (ring + p_bytes) + v_bufs * BLOCK_N * (KV_LORA // v_parts) * 2
             + heads * QK_DIM + fold + claimed)
 
 
