@@ -236,6 +236,13 @@ def test_gluon_lazy_rescale_reaches_the_kernel_and_the_summary():
     assert consts(r.launches[0])["LAZY_RESCALE"] is True and "lazy rescale" in r.summary
 
 
+def test_gluon_early_refill_reaches_the_kernel_and_the_summary():
+    plan = plan_of("  - {batch: 64, kv_len: 1024, backend: gluon, splits: 2, merge: barrier, early_refill: true}\n"
+                   "  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1}")
+    on, off = plan.runners
+    assert consts(on.launches[0])["EARLY_REFILL"] is True and "refilled once V is in registers" in on.summary
+    assert consts(off.launches[0])["EARLY_REFILL"] is False and "refilled" not in off.summary
+
 def test_gluon_lazy_rescale_counts_its_second_p_and_its_flags_per_warpgroup():
     from generator.core.backends import gluon
 

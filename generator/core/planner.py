@@ -90,6 +90,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append(f"{cfg['consumers']} consumer warpgroups")
     if cfg.get("claim_tiles"):
         parts.append("tiles claimed at run time")
+    if cfg.get("early_refill"):
+        parts.append("ring slots refilled once V is in registers")
     if cfg.get("partials") == "fp16" and cfg.get("splits", 1) > 1:
         parts.append("fp16 partials")
     if cfg.get("l2_policy", "none") != "none":

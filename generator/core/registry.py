@@ -251,7 +251,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
                         "v_buffers", "overlap_scores", "prefetch_v", "v_lookahead", "max_registers", "pdl",
                         "speculate", "tma_tile", "stagger", "lazy_rescale", "late_fill", "dv_split", "consumers",
-                        "merge", "partials", "claim_tiles", "l2_policy",
+                        "merge", "partials", "claim_tiles", "early_refill", "l2_policy",
                         "reduce_block_dv", "q_absmax",
                         *_WAIVER_FIELDS),
                 defaults={"cuda": MappingProxyType({
@@ -370,6 +370,15 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # us faster in two one-process runs; b64 kv1024 0.3 us
                     # slower (four tiles a warpgroup: little to balance).
                     "claim_tiles": False,
+                    # early_refill: with V from registers, a ring slot's next
+                    # tile is requested as soon as the slot's last V rows are
+                    # converted (under the tile's third group of PV wgmmas),
+                    # not once the tile is done, so that it lands about half
+                    # a tile sooner. The tile order and the output are
+                    # unchanged. H200 (PERF.md, seventeenth session): b32
+                    # kv1024 and b64 kv1024 0.2 us faster in one process,
+                    # every copy; b256 kv8192 1.3 us slower; the others tied.
+                    "early_refill": False,
                     # consumers: warpgroups that consume KV tiles. 2: a second
                     # warpgroup (a warp-specialised partition) takes every other
                     # tile through its own ring and P, with its own running

@@ -82,6 +82,7 @@ class EntrySpec(_Strict):
     consumers: int | None = None
     partials: str | None = None
     claim_tiles: bool | None = None
+    early_refill: bool | None = None
     l2_policy: str | None = None
     # Waivers of the resource report's rules, each a reason (registry.WAIVERS):
     # this entry's kernels may spill registers / have their wgmmas serialised.

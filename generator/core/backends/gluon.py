@@ -54,6 +54,10 @@ at the first index past the row. The row's consumers end together however
 their SMs' rates differ; once the row has merged its first split resets the
 counter.
 
+early_refill: on the V-from-registers path, a ring slot's next tile is
+requested as soon as the slot's last V rows are in registers and converted
+(under the tile's third group of PV wgmmas), not after the tile.
+
 l2_policy evict_first / evict_last: every TMA load of the kernel carries
 that L2 cache policy. Gluon's TMA copy (Triton 3.6) takes no cache hint, so
 the kernel marks its PTX (an empty inline asm with a comment) and the
@@ -191,6 +195,11 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
         if cfg["splits"] < 2 and cfg["merge"] == "barrier":
             problems.append(("splits", "1: claim_tiles shares a row's tiles among its splits and resets "
                                        "their counter at the merge barrier (allowed: 2 or more)"))
+    if cfg["early_refill"]:
+        problems += _requirements(
+            "early_refill (a slot refilled once its last V rows are converted)",
+            {"v_buffers": (cfg["v_buffers"], 0), "claim_tiles": (cfg["claim_tiles"], False),
+             "kv_format": (cfg.get("kv_format", "fp8"), "fp8")})
     if cfg["late_fill"] and cfg["num_stages"] < 2:
         problems.append(("late_fill", f"true needs num_stages 2 or more (a ring with later stages to "
                                       f"request late), not {cfg['num_stages']}"))
@@ -254,6 +263,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("CONSUMERS", cfg["consumers"]),
             Const("PART_F16", part_f16),
             Const("CLAIM_TILES", cfg["claim_tiles"]),
+            Const("EARLY_REFILL", cfg["early_refill"]),
             Const("L2_POLICY", l2_policy),
         ),
         grid=(batch, splits * cfg["dv_split"]),
