@@ -376,8 +376,9 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # not once the tile is done, so that it lands about half
                     # a tile sooner. The tile order and the output are
                     # unchanged. H200 (PERF.md, seventeenth session): b32
-                    # kv1024 and b64 kv1024 0.2 us faster in one process,
-                    # every copy; b256 kv8192 1.3 us slower; the others tied.
+                    # kv1024 and b64 kv1024 0.2-0.25 us faster in two
+                    # one-process runs, every copy; b256 kv8192 1.3 us
+                    # slower; the others tied.
                     "early_refill": False,
                     # consumers: warpgroups that consume KV tiles. 2: a second
                     # warpgroup (a warp-specialised partition) takes every other
