@@ -236,13 +236,6 @@ def test_gluon_lazy_rescale_reaches_the_kernel_and_the_summary():
     assert consts(r.launches[0])["LAZY_RESCALE"] is True and "lazy rescale" in r.summary
 
 
-def test_gluon_early_refill_reaches_the_kernel_and_the_summary():
-    plan = plan_of("  - {batch: 64, kv_len: 1024, backend: gluon, splits: 2, merge: barrier, early_refill: true}\n"
-                   "  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1}")
-    on, off = plan.runners
-    assert consts(on.launches[0])["EARLY_REFILL"] is True and "refilled once V is in registers" in on.summary
-    assert consts(off.launches[0])["EARLY_REFILL"] is False and "refilled" not in off.summary
-
 def test_gluon_lazy_rescale_counts_its_second_p_and_its_flags_per_warpgroup():
     from generator.core.backends import gluon
 
@@ -254,20 +247,19 @@ def test_gluon_lazy_rescale_counts_its_second_p_and_its_flags_per_warpgroup():
         assert gluon.smem_bytes({**cfg, "consumers": consumers, "lazy_rescale": True}) - plain == consumers * 2176
 
 
-def test_gluon_late_fill_reaches_the_kernel_and_the_summary():
-    plan = plan_of("  - {batch: 4, kv_len: 8192, backend: gluon, splits: 32, late_fill: true}\n"
-                   "  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1}")
-    late, eager = plan.runners
-    assert consts(late.launches[0])["LATE_FILL"] is True and "once the first tile is in" in late.summary
-    assert consts(eager.launches[0])["LATE_FILL"] is False and "first tile" not in eager.summary
-
-
-def test_gluon_v_lookahead_reaches_the_kernel_and_the_summary():
-    plan = plan_of("  - {batch: 32, kv_len: 8192, backend: gluon, splits: 4, v_lookahead: true}\n"
-                   "  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1}")
-    ahead, plain = plan.runners
-    assert consts(ahead.launches[0])["V_AHEAD"] is True and "V rows loaded a group ahead" in ahead.summary
-    assert consts(plain.launches[0])["V_AHEAD"] is False and "group ahead" not in plain.summary
+@pytest.mark.parametrize("entry, const, on_text, off_text", [
+    ("{batch: 64, kv_len: 1024, backend: gluon, splits: 2, merge: barrier, early_refill: true}", "EARLY_REFILL",
+     "refilled once V is in registers", "refilled"),
+    ("{batch: 4, kv_len: 8192, backend: gluon, splits: 32, late_fill: true}", "LATE_FILL",
+     "once the first tile is in", "first tile"),
+    ("{batch: 32, kv_len: 8192, backend: gluon, splits: 4, v_lookahead: true}", "V_AHEAD",
+     "V rows loaded a group ahead", "group ahead"),
+], ids=["early_refill", "late_fill", "v_lookahead"])
+def test_gluon_switch_reaches_the_kernel_and_the_summary(entry, const, on_text, off_text):
+    plan = plan_of(f"  - {entry}\n  - {{batch: 256, kv_len: 8192, backend: gluon, splits: 1}}")
+    on, off = plan.runners
+    assert consts(on.launches[0])[const] is True and on_text in on.summary
+    assert consts(off.launches[0])[const] is False and off_text not in off.summary
 
 
 def test_gluon_dv_split_doubles_the_grid_and_reaches_the_kernel_and_the_summary():
