@@ -10,6 +10,13 @@ and the latest program at each slot, then the median of those over the calls.
 A slot's time is when the program got there, after whatever it waited for:
 the indptr loads, Q, the first tile, its last tile, its stores being issued,
 the other splits of its row at the merge barrier.
+
+Each program also records the SM it ran on, so that the timeline can say how
+unevenly the SMs finish their tile loops: per call, each SM's loop end is its
+latest program's; the mean of those against the latest is what a perfect
+balance of the loops' work across SMs could save at most. (On the H200 the
+SMs of some GPCs ran a one-pass shape's loops about 10% faster than the rest:
+PERF.md, 2026-12-01, nineteenth session.)
 """
 
 from __future__ import annotations
@@ -37,9 +44,14 @@ SLOTS = {
     11: "first warpgroup past warp_specialize",
     12: "second warpgroup's results folded in",
 }
-# Slot 15: the program's tiles (with claim_tiles, its split's share before
-# the claims: the count the fixed split would have given it).
+# Slot 14: the SM the program ran on (%smid); slot 15: the program's tiles
+# (with claim_tiles, its split's share before the claims: the count the fixed
+# split would have given it).
+SM_SLOT = 14
 TILES_SLOT = 15
+# The slots that end a program's tile loops (the second warpgroup's with
+# consumers 2).
+LOOP_END_SLOTS = (4, 9)
 NS_PER_US = 1000.0
 
 
@@ -53,6 +65,8 @@ class CallStamps:
     tiles: int
     median: dict[int, float]
     latest: dict[int, float]
+    # SM id -> when the last tile loop of its programs ended (us)
+    sm_loop_end: dict[int, float]
 
 
 def reduce_call(stamps, event_us: float) -> CallStamps:
@@ -69,7 +83,37 @@ def reduce_call(stamps, event_us: float) -> CallStamps:
             median[slot] = float(t.median())
             latest[slot] = float(t.max())
     span = max(latest.values())
-    return CallStamps(event_us, span, int(ran.sum()), int(rows[:, TILES_SLOT].max()), median, latest)
+    ends = rows[:, list(LOOP_END_SLOTS)].max(dim=1).values
+    sm_loop_end: dict[int, float] = {}
+    for sm, end in zip(rows[:, SM_SLOT].tolist(), ends.tolist()):
+        if end > 0:
+            sm_loop_end[sm] = max(sm_loop_end.get(sm, 0.0), (end - int(t0)) / NS_PER_US)
+    return CallStamps(event_us, span, int(ran.sum()), int(rows[:, TILES_SLOT].max()), median, latest,
+                      sm_loop_end)
+
+
+def sm_balance(calls: list[CallStamps]) -> dict | None:
+    """How evenly the SMs finished their tile loops: per call the mean and the
+    latest of the SMs' loop ends, then medians over the calls; and each SM's
+    median loop end (us after the first entry)."""
+    calls = [c for c in calls if c.sm_loop_end]
+    if not calls:
+        return None
+    means = [statistics.fmean(c.sm_loop_end.values()) for c in calls]
+    latest = [max(c.sm_loop_end.values()) for c in calls]
+    by_sm: dict[int, list[float]] = {}
+    for c in calls:
+        for sm, end in c.sm_loop_end.items():
+            by_sm.setdefault(sm, []).append(end)
+    mean, last = statistics.median(means), statistics.median(latest)
+    return {
+        "sms": statistics.median_low([len(c.sm_loop_end) for c in calls]),
+        "loop_end_mean_us": mean,
+        "loop_end_latest_us": last,
+        # the most a perfect balance of the loops' work across SMs could save
+        "imbalance_us": last - mean,
+        "loop_end_by_sm_us": {str(sm): statistics.median(v) for sm, v in sorted(by_sm.items())},
+    }
 
 
 def combine(calls: list[CallStamps]) -> dict:
@@ -89,6 +133,7 @@ def combine(calls: list[CallStamps]) -> dict:
         "span_us": span,
         # the launch and the events around the call, as far as the stamps see
         "outside_us": event - span,
+        "sm_balance": sm_balance(calls),
         "slots": {SLOTS[s]: {"slot": s,
                              "median_us": med([c.median[s] for c in calls if s in c.median]),
                              "latest_us": med([c.latest[s] for c in calls if s in c.latest])}
@@ -161,6 +206,15 @@ def print_timeline(result: dict) -> None:
         for name, s in row["slots"].items():
             table.add_row(str(s["slot"]), name, f"{s['median_us']:.2f}", f"{s['latest_us']:.2f}")
         console.print(table)
+        balance = row.get("sm_balance")
+        if balance:
+            by_sm = sorted(balance["loop_end_by_sm_us"].items(), key=lambda kv: kv[1])
+            first = ", ".join(f"{sm} ({us:.1f})" for sm, us in by_sm[:4])
+            last = ", ".join(f"{sm} ({us:.1f})" for sm, us in by_sm[-4:])
+            console.print(f"{balance['sms']} SMs: their tile loops end at {balance['loop_end_mean_us']:.2f} us "
+                          f"on average, the last at {balance['loop_end_latest_us']:.2f} (a perfect balance "
+                          f"across SMs would save at most {balance['imbalance_us']:.2f} us); SMs ending first, "
+                          f"median us: {first}; last: {last}")
 
 
 def run_timeline(spec_path, shapes=(), runs=40, json_path=None) -> dict:
