@@ -14,7 +14,8 @@ the other splits of its row at the merge barrier.
 Each program also records the SM it ran on, so that the timeline can say how
 unevenly the SMs finish their tile loops: per call, each SM's loop end is its
 latest program's; the mean of those against the latest is what a perfect
-balance of the loops' work across SMs could save at most. (On the H200 the
+balance of the loops' work across SMs could save at most (an overstatement
+where HBM bounds the loops: an idle SM adds no bandwidth). (On the H200 the
 SMs of some GPCs ran a one-pass shape's loops about 10% faster than the rest:
 PERF.md, 2026-12-01, nineteenth session.)
 """
