@@ -1,7 +1,7 @@
 """Variants of a build for the nineteenth session's one-process comparisons
 (timing; text edits of the generated file, checked to apply exactly once).
 
-    python3 perf/run-2026-12-01-nineteenth/mkvar.py build/h200/submission.py OUT_DIR
+    python3 perf/run-2026-12-01-nineteenth/mkvar.py build/h200/submission.py OUT_DIR [SPLIT2_BUILD]
 
 qfirst: with speculate, Q's loads are converted and stored to shared memory
 before the ring's first requests, so that Q is not queued behind them (the
@@ -14,6 +14,13 @@ ring's first tiles on one barrier (the loads then wait for it and convert
 from shared memory): Q's requests at the head of each program's TMA queue
 instead of nine LDGs beside it (the fall-back reload of a missed guess
 stays on LDGs).
+tail2, tail4, tail8 (on a build whose b256 entries run 2 splits with the merge
+kernel, specs/h200-split2.yaml): split 0 of a 2-split row takes all but the
+last 2 (4, 8) tiles, split 1 the rest. The grid's split-0 programs are
+dispatched first, so the short split-1 programs go to SMs as they free up:
+the hardware's block scheduler balances the rows' tails across SMs (item 2:
+SMs of some GPCs run about 10% faster). Every 2-split kernel of the file
+changes; only the b256 shapes are timed from it.
 """
 import sys
 from pathlib import Path
@@ -108,6 +115,33 @@ def qtma(text):
     return text
 
 
+SPLIT_LEN = """    split_len = ((kv_len + NUM_SPLITS - 1) // NUM_SPLITS + GL_BLOCK_N - 1) // GL_BLOCK_N * GL_BLOCK_N
+    lo = pid_s * split_len
+    hi = gl.minimum(lo + split_len, kv_len)
+"""
+
+
+def tail(text, tiles):
+    return once(text, SPLIT_LEN, f"""    if NUM_SPLITS == 2:
+        head = gl.maximum((kv_len + GL_BLOCK_N - 1) // GL_BLOCK_N - {tiles}, 1) * GL_BLOCK_N
+        lo = pid_s * head
+        hi = gl.minimum(head + pid_s * kv_len, kv_len)
+    else:
+""" + "".join("    " + line + "\n" for line in SPLIT_LEN.splitlines()))
+
+
+def tail2(text):
+    return tail(text, 2)
+
+
+def tail4(text):
+    return tail(text, 4)
+
+
+def tail8(text):
+    return tail(text, 8)
+
+
 def main():
     src, out = Path(sys.argv[1]).read_text(), Path(sys.argv[2])
     out.mkdir(parents=True, exist_ok=True)
@@ -116,6 +150,12 @@ def main():
     (out / "qfirst.py").write_text(qfirst(src))
     (out / "qfirst2.py").write_text(qfirst2(src))
     (out / "qtma.py").write_text(qtma(src))
+    if len(sys.argv) > 3:  # the 2-split build: its plain copy and its tails
+        split2 = Path(sys.argv[3]).read_text()
+        (out / "even.py").write_text(split2)
+        (out / "tail2.py").write_text(tail2(split2))
+        (out / "tail4.py").write_text(tail4(split2))
+        (out / "tail8.py").write_text(tail8(split2))
 
 
 if __name__ == "__main__":
