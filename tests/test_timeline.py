@@ -140,3 +140,9 @@ def test_the_printed_timeline_names_the_sms_that_end_first_and_last(capsys):
     assert "5 SMs: their tile loops end at 11.00 us on average, the last at 12.00" in out
     assert "save at most 1.00 us" in out
     assert "SMs ending first, median us: 8 (10.0), 3 (10.5), 5 (11.0), 1 (11.5); last: 3 (10.5), 5 (11.0), 1 (11.5), 9 (12.0)" in out
+    assert "the SMs' balance" not in out  # (the summary is for two shapes or more)
+
+    print_timeline({"shapes": {"b4_kv1024": row, "b4_kv8192": row}})
+    out = " ".join(capsys.readouterr().out.split())
+    assert "the SMs' balance: what moving loop work between SMs could save at most" in out
+    assert out.count("│ 14.00 │ 5 │ 11.00 │ 12.00 │ 1.00 │ 7.1% │") == 2

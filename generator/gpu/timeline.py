@@ -216,6 +216,17 @@ def print_timeline(result: dict) -> None:
                           f"on average, the last at {balance['loop_end_latest_us']:.2f} (a perfect balance "
                           f"across SMs would save at most {balance['imbalance_us']:.2f} us); SMs ending first, "
                           f"median us: {first}; last: {last}")
+    balanced = {tag: row for tag, row in result["shapes"].items() if row.get("sm_balance")}
+    if len(balanced) > 1:
+        table = Table(title="the SMs' balance: what moving loop work between SMs could save at most")
+        for name in ("shape", "call us", "SMs", "mean SM loop end us", "last us", "at most us", "of the call"):
+            table.add_column(name, justify="left" if name == "shape" else "right")
+        for tag, row in balanced.items():
+            b = row["sm_balance"]
+            table.add_row(tag, f"{row['event_us']:.2f}", str(b["sms"]), f"{b['loop_end_mean_us']:.2f}",
+                          f"{b['loop_end_latest_us']:.2f}", f"{b['imbalance_us']:.2f}",
+                          f"{100 * b['imbalance_us'] / row['event_us']:.1f}%")
+        console.print(table)
 
 
 def run_timeline(spec_path, shapes=(), runs=40, json_path=None) -> dict:
