@@ -92,6 +92,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append("tiles claimed at run time")
     if cfg.get("early_refill"):
         parts.append("ring slots refilled once V is in registers")
+    if cfg.get("compact_lse"):
+        parts.append("the merge's log-sum-exps in one compact load")
     if cfg.get("partials") == "fp16" and cfg.get("splits", 1) > 1:
         parts.append("fp16 partials")
     if cfg.get("l2_policy", "none") != "none":

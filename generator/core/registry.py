@@ -251,7 +251,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
                         "v_buffers", "overlap_scores", "prefetch_v", "v_lookahead", "max_registers", "pdl",
                         "speculate", "tma_tile", "stagger", "lazy_rescale", "late_fill", "dv_split", "consumers",
-                        "merge", "partials", "claim_tiles", "early_refill", "l2_policy",
+                        "merge", "partials", "claim_tiles", "early_refill", "compact_lse", "l2_policy",
                         "reduce_block_dv", "q_absmax",
                         *_WAIVER_FIELDS),
                 defaults={"cuda": MappingProxyType({
@@ -380,6 +380,20 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # one-process runs, every copy; b256 kv8192 1.3 us
                     # slower; the others tied.
                     "early_refill": False,
+                    # compact_lse: the barrier merge loads every split's
+                    # log-sum-exps in one 16-byte load a thread and moves them
+                    # to the merge's layout through shared memory, instead of
+                    # each thread loading its heads' values of every split.
+                    # With many splits all of a row's programs pass the
+                    # barrier together and each reads the row's whole
+                    # log-sum-exp block: 4 heads of one split a request, so
+                    # every line of the block is asked for 256 times on b4
+                    # kv8192. H200 (PERF.md, twentieth session): b4 kv8192
+                    # 0.28-0.35 us and b32 kv8192 0.1-0.15 us faster in two
+                    # one-process runs, every copy; b4 kv1024 and b32 kv1024
+                    # tied; b64 kv1024 and b64 kv8192 (two splits) 0.05-0.08
+                    # us slower (one more CTA barrier, nothing to spread).
+                    "compact_lse": False,
                     # consumers: warpgroups that consume KV tiles. 2: a second
                     # warpgroup (a warp-specialised partition) takes every other
                     # tile through its own ring and P, with its own running

@@ -83,6 +83,7 @@ class EntrySpec(_Strict):
     partials: str | None = None
     claim_tiles: bool | None = None
     early_refill: bool | None = None
+    compact_lse: bool | None = None
     l2_policy: str | None = None
     # Waivers of the resource report's rules, each a reason (registry.WAIVERS):
     # this entry's kernels may spill registers / have their wgmmas serialised.

@@ -58,6 +58,11 @@ early_refill: on the V-from-registers path, a ring slot's next tile is
 requested as soon as the slot's last V rows are in registers and converted
 (under the tile's third group of PV wgmmas), not after the tile.
 
+compact_lse: with merge barrier, every split's log-sum-exps are loaded
+once in a compact layout (a 16-byte load a thread) and moved to the merge's
+layout through shared memory, instead of each thread loading its heads'
+values of every split (4 heads of one split a request).
+
 l2_policy evict_first / evict_last: every TMA load of the kernel carries
 that L2 cache policy. Gluon's TMA copy (Triton 3.6) takes no cache hint, so
 the kernel marks its PTX (an empty inline asm with a comment) and the
@@ -200,6 +205,9 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
             "early_refill (a slot refilled once its last V rows are converted)",
             {"v_buffers": (cfg["v_buffers"], 0), "claim_tiles": (cfg["claim_tiles"], False),
              "kv_format": (cfg.get("kv_format", "fp8"), "fp8")})
+    if cfg["compact_lse"] and (cfg["merge"] != "barrier" or cfg["splits"] < 2):
+        problems.append(("compact_lse", "true loads the log-sum-exps of the barrier merge: it needs merge "
+                                        "barrier and 2 or more splits (allowed here: false)"))
     if cfg["late_fill"] and cfg["num_stages"] < 2:
         problems.append(("late_fill", f"true needs num_stages 2 or more (a ring with later stages to "
                                       f"request late), not {cfg['num_stages']}"))
@@ -264,6 +272,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("PART_F16", part_f16),
             Const("CLAIM_TILES", cfg["claim_tiles"]),
             Const("EARLY_REFILL", cfg["early_refill"]),
+            Const("COMPACT_LSE", cfg["compact_lse"]),
             Const("L2_POLICY", l2_policy),
         ),
         grid=(batch, splits * cfg["dv_split"]),
