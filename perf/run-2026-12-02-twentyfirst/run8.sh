@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Eighth device call (twenty-first session): 3-stage rings without late_fill
+# on b32 kv1024 (again) and b4 kv8192 (specs/h200-s3.yaml), two copies
+# against three of run 6's nolf (b4 kv8192 as committed), one process, 400
+# calls a file; gen check of both shapes.
+set -uo pipefail
+R=perf/run-2026-12-02-twentyfirst
+V=$R/v
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl > /dev/null 2>&1
+export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
+BOUND_SHUFFLE=1 BOUND_SHAPES=32x1024,4x8192 BOUND_STATES=dirty BOUND_RUNS=400 timeout 200 \
+  python3 perf/run-2026-12-01-bound/bound.py "$OUT/bound8.json" $V/s3_a.py $V/s3_b.py \
+  $V/nolf_a.py $V/nolf_b.py $V/nolf_c.py 2>&1 | tee "$OUT/bound8.log" | tail -2
+timeout 100 python3 -m generator.cli check --spec $R/specs/h200-s3.yaml --shapes b32_kv1024 --shapes b4_kv8192 \
+  --json "$OUT/check8.json" > "$OUT/check8.log" 2>&1; echo "check rc $?"
