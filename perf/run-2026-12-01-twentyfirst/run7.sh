@@ -3,7 +3,7 @@
 # on a 3-stage ring (specs/h200-b32k1-nolf-s3.yaml), two copies against
 # three of the same without it (run 6's nolf), one process, 400 calls a file; gen check.
 set -uo pipefail
-R=perf/run-2026-12-02-twentyfirst
+R=perf/run-2026-12-01-twentyfirst
 V=$R/v
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl > /dev/null 2>&1
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1

@@ -3,7 +3,7 @@
 # (specs/h200-b32k1-nolf.yaml) again, three copies each against three of
 # the build (0c79d80), one process, 400 calls a file.
 set -uo pipefail
-R=perf/run-2026-12-02-twentyfirst
+R=perf/run-2026-12-01-twentyfirst
 V=$R/v
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl > /dev/null 2>&1
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1

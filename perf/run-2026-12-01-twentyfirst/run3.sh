@@ -4,7 +4,7 @@
 # kernels), one process, all eight shapes, 300 calls a file; outputs
 # compared (CMP_SHAPES: the six split shapes and b256 kv1024).
 set -uo pipefail
-R=perf/run-2026-12-02-twentyfirst
+R=perf/run-2026-12-01-twentyfirst
 V=$R/v
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl > /dev/null 2>&1
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1

@@ -1,7 +1,7 @@
 """Variants of a build for the twenty-first session's one-process comparisons
 (timing; text edits of the generated file, checked to apply exactly once).
 
-    python3 perf/run-2026-12-02-twentyfirst/mkvar.py build/h200/submission.py OUT_DIR NAME [NAME ...]
+    python3 perf/run-2026-12-01-twentyfirst/mkvar.py build/h200/submission.py OUT_DIR NAME [NAME ...]
 
 All edit the build of 379261b (build/h200/submission.py at 0d67cc5).
 

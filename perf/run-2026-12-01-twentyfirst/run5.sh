@@ -6,7 +6,7 @@
 # (0d67cc5), one process, 400 calls a file; outputs compared; gen check of
 # both shapes.
 set -uo pipefail
-R=perf/run-2026-12-02-twentyfirst
+R=perf/run-2026-12-01-twentyfirst
 V=$R/v
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl > /dev/null 2>&1
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1

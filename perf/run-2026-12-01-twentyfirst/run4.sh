@@ -5,7 +5,7 @@
 # (specs/h200-b4k1-vp*.yaml), against three copies of the build, one
 # process, 400 calls a file; outputs compared.
 set -uo pipefail
-R=perf/run-2026-12-02-twentyfirst
+R=perf/run-2026-12-01-twentyfirst
 V=$R/v
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl > /dev/null 2>&1
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
