@@ -22,6 +22,9 @@ of 16 KV rows; V through shared memory: part 0), so that after the loop the
 epilogue's scale needs no reduction: the reduction's latency off the path
 from the last wgmma to the partial's stores, at the price of one reduction
 (shuffles, a shared-memory round trip and a CTA barrier) a tile.
+lsum_last: lsum's reduction on each program's last tile only (a uniform
+run-time branch under that tile's first PV wgmmas; claim_tiles' consumers,
+which do not know their last tile in advance, reduce after the loop).
 bstore: V through shared memory (v_buffers 1 or 2: b4 kv1024 here), each
 output part moved to a blocked layout (8 consecutive dims of one head a
 thread, through shared memory) before its stores: 16-byte stores where the
@@ -132,6 +135,35 @@ def lsum(text):
     l_sum = gl.zeros([NUM_HEADS], gl.float32, layout=gl.SliceLayout(0, s_layout))
 """)
     return once(text, SUM, SUM.replace("gl.sum(l_t, axis=0)", "l_sum"))
+
+
+def lsum_last(text):
+    text = lsum(text)
+    text = once(text, "EARLY_REFILL: gl.constexpr, l_t, l_sum):", "EARLY_REFILL: gl.constexpr, l_t, l_sum, last):")
+    text = once(text, """        if j == 0:
+            # (the row sums so far, reduced under the first group's wgmmas)
+            l_sum = gl.sum(l_t, axis=0)
+""", """        if j == 0:
+            if last:
+                # (the row sums, reduced under the last tile's first group of wgmmas)
+                l_sum = gl.sum(l_t, axis=0)
+""")
+    text = once(text, "TMA_TILE, False, l_t, l_sum)", "TMA_TILE, False, l_t, l_sum, False)")
+    text = once(text, "EARLY_REFILL and not MXFP4, l_t, l_sum)", "EARLY_REFILL and not MXFP4, l_t, l_sum, i + 1 == n_tiles)")
+    text = once(text, """WIDTH_PARTS: gl.constexpr,
+                 l_t, l_sum):""", """WIDTH_PARTS: gl.constexpr,
+                 l_t, l_sum, last):""")
+    text = once(text, """    if K == 0:
+        l_sum = gl.sum(l_t, axis=0)
+""", """    if K == 0:
+        if last:
+            l_sum = gl.sum(l_t, axis=0)
+""")
+    assert text.count("WIDTH_PARTS, l_t, l_sum)") == 8
+    text = text.replace("WIDTH_PARTS, l_t, l_sum)", "WIDTH_PARTS, l_t, l_sum, i + 1 == n_tiles)")
+    return once(text, "    return m_i, l_sum, acc0", """    if CLAIM:
+        l_sum = gl.sum(l_t, axis=0)
+    return m_i, l_sum, acc0""")
 
 
 STORE_OUT = """    out = acc * scale[None, :]
