@@ -68,6 +68,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append("V operand prefetched")
     if cfg.get("v_lookahead"):
         parts.append("V rows loaded a group ahead")
+    if cfg.get("v_row_pairs"):
+        parts.append("V rows paired before conversion")
     if cfg.get("overlap_scores"):
         parts.append("next scores overlapped")
     if cfg.get("max_registers"):

@@ -249,7 +249,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 q_modes=("fp8_static",),
                 kv_formats=("fp8", "mxfp4"),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
-                        "v_buffers", "overlap_scores", "prefetch_v", "v_lookahead", "max_registers", "pdl",
+                        "v_buffers", "overlap_scores", "prefetch_v", "v_lookahead", "v_row_pairs", "max_registers", "pdl",
                         "speculate", "tma_tile", "stagger", "lazy_rescale", "late_fill", "dv_split", "consumers",
                         "merge", "partials", "claim_tiles", "early_refill", "compact_lse", "l2_policy",
                         "reduce_block_dv", "q_absmax",
@@ -293,6 +293,19 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # kv1024; b256 kv8192 2.6 us slower, b256 kv1024 tied:
                     # specs choose per shape.
                     "v_lookahead": False,
+                    # v_row_pairs (v_buffers 0): V's fp8 bytes of KV rows 2t
+                    # and 2t + 1 paired (two byte permutes a 8 elements)
+                    # before the fp8 -> fp16 conversion, so that every
+                    # converted register is the pair of rows the wgmma
+                    # operand takes, where converting first pairs them with a
+                    # permute a register after (sm90 loop 1,040 -> 970
+                    # instructions on b4 kv8192, outputs bit-identical). H200
+                    # (PERF.md, twenty-second session, two one-process runs,
+                    # every copy): b4 kv8192 0.23-0.3 us, b32 kv8192
+                    # 0.12-0.45, b256 kv1024 0.12-0.18, b32 kv1024 0.1
+                    # faster; b64 kv1024 0.08-0.1 and b256 kv8192 0.9 slower,
+                    # b64 kv8192 tied: specs choose per shape.
+                    "v_row_pairs": False,
                     # ptxas's register cap per thread (0: its own choice); 168
                     # lets three 4-warp programs share an SM.
                     "max_registers": 0,

@@ -71,6 +71,7 @@ class EntrySpec(_Strict):
     overlap_scores: bool | None = None
     prefetch_v: bool | None = None
     v_lookahead: bool | None = None
+    v_row_pairs: bool | None = None
     max_registers: int | None = None
     pdl: bool | None = None
     speculate: bool | None = None

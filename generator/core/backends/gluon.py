@@ -39,6 +39,11 @@ rows at a time, each group converted while the previous group's wgmmas run;
 with it, each group's fp8 bytes are loaded from the ring one group earlier,
 so that the conversion does not wait for its shared-memory loads.
 
+v_row_pairs (v_buffers 0): V's fp8 bytes are paired by KV rows (two byte
+permutes per 8 elements) before the fp8 -> fp16 conversion, so that each
+converted register is already the pair of rows the wgmma operand takes
+(converting first takes a permute per register after).
+
 dv_split 2: each split is two programs with the same tiles, scores and
 softmax, each multiplying and storing half of V's output dims (and, with
 merge barrier, merging 512 / (2 x splits) of them).
@@ -167,6 +172,10 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
         problems.append(("v_lookahead", f"true loads V's register operands a group ahead: it needs V from "
                                         f"registers (v_buffers 0), not v_buffers {cfg['v_buffers']} "
                                         f"(allowed with v_buffers {cfg['v_buffers']}: false)"))
+    if cfg["v_row_pairs"] and cfg["v_buffers"] != 0:
+        problems.append(("v_row_pairs", f"true pairs the rows of V's register operands: it needs V from "
+                                        f"registers (v_buffers 0), not v_buffers {cfg['v_buffers']} "
+                                        f"(allowed with v_buffers {cfg['v_buffers']}: false)"))
     if cfg["overlap_scores"] and cfg["num_stages"] < 2:
         problems.append(("overlap_scores", "needs num_stages 2 or more: the next tile's scores "
                                            "read it while this tile's slot is still in use"))
@@ -255,6 +264,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("OVERLAP", cfg["overlap_scores"]),
             Const("PREFETCH_V", cfg["prefetch_v"] and cfg["v_buffers"] == 0),
             Const("V_AHEAD", cfg["v_lookahead"]),
+            Const("V_PAIRS", cfg["v_row_pairs"]),
             Const("Q_SCALE", q_scale),
             Const("FP8", Dtype(TL_FP8[runner.fp8_format])),
             Const("WRITE_PARTIAL", merge),
