@@ -3,7 +3,8 @@
 
     python3 perf/run-2026-12-01-twentysecond/mkvar.py build/h200/submission.py OUT_DIR NAME [NAME ...]
 
-All edit the build of 6a557ea (build/h200/submission.py at a26bb9a).
+lsum_end, qkint and rowpairs edit the build of 6a557ea (build/h200/submission.py
+at a26bb9a); qk256 the build of 00cb60a (v_row_pairs in the template).
 
 lsum_end: the twenty-first session's lsum_last (the row sums reduced across
 the warpgroup on each program's last tile, so that the epilogue's scale
