@@ -176,6 +176,9 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
         problems.append(("v_row_pairs", f"true pairs the rows of V's register operands: it needs V from "
                                         f"registers (v_buffers 0), not v_buffers {cfg['v_buffers']} "
                                         f"(allowed with v_buffers {cfg['v_buffers']}: false)"))
+    if cfg["v_row_pairs"] and fp8_format != "e4m3fn":
+        problems.append(("v_row_pairs", f"true converts V with cvt.rn.f16x2.e4m3x2, which reads e4m3fn, not "
+                                        f"the target's {fp8_format} (allowed with fp8_format {fp8_format}: false)"))
     if cfg["overlap_scores"] and cfg["num_stages"] < 2:
         problems.append(("overlap_scores", "needs num_stages 2 or more: the next tile's scores "
                                            "read it while this tile's slot is still in use"))
