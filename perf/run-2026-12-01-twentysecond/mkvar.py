@@ -27,6 +27,12 @@ rope chunk) instead of 3 x 192, each one wgmma call (four 64-dim chunks,
 consecutive in shared memory, seen as one (64, 256) operand, Q's as one
 (16, 256)) instead of three calls of 64: fewer calls, the descriptors
 stepped by the compiler; longer fp8 chains (rounding differs).
+pvpipe: V from registers, the PV product's groups of 16 KV rows pipelined:
+after issuing group j's 8 wgmmas, wait only for group j - 1 (8 left in
+flight), then convert group j + 1 and issue it at once, so that the tensor
+core has the next group queued behind the running one (the build waits for
+group j before issuing j + 1); one full wait after the last group. Still two
+sets of operand registers live at a time.
 """
 import sys
 from pathlib import Path
@@ -137,6 +143,30 @@ CHAINS_256 = """        s0 = _gl_score_chain(kv_smem, q_smem, stage, s0, 0, GL_V
 
 def qk256(text):
     return prev.once(prev.once(text, CHAIN, CHAIN_WIDE), SCORES, CHAINS_256)
+
+
+PV_GROUP = """        acc7 = warpgroup_mma(a7, p_j, acc7, is_async=True)
+        if V_AHEAD:
+            if j + 1 < GL_BLOCK_N // 16:"""
+PV_GROUP_PIPE = """        acc7 = warpgroup_mma(a7, p_j, acc7, is_async=True)
+        acc0, acc1, acc2, acc3, acc4, acc5, acc6, acc7 = warpgroup_mma_wait(
+            num_outstanding=8, deps=(acc0, acc1, acc2, acc3, acc4, acc5, acc6, acc7))
+        if V_AHEAD:
+            if j + 1 < GL_BLOCK_N // 16:"""
+PV_WAIT = """                               TMA_TILE, False)
+        acc0, acc1, acc2, acc3, acc4, acc5, acc6, acc7 = warpgroup_mma_wait(
+            num_outstanding=0, deps=(acc0, acc1, acc2, acc3, acc4, acc5, acc6, acc7))
+    return acc0, acc1, acc2, acc3, acc4, acc5, acc6, acc7
+"""
+PV_WAIT_PIPE = """                               TMA_TILE, False)
+    acc0, acc1, acc2, acc3, acc4, acc5, acc6, acc7 = warpgroup_mma_wait(
+        num_outstanding=0, deps=(acc0, acc1, acc2, acc3, acc4, acc5, acc6, acc7))
+    return acc0, acc1, acc2, acc3, acc4, acc5, acc6, acc7
+"""
+
+
+def pvpipe(text):
+    return prev.once(prev.once(text, PV_GROUP, PV_GROUP_PIPE), PV_WAIT, PV_WAIT_PIPE)
 
 
 if __name__ == "__main__":
