@@ -85,7 +85,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
     if cfg.get("lazy_rescale"):
         parts.append("lazy rescale")
     if cfg.get("late_fill"):
-        parts.append("later ring stages once the first tile is in")
+        parts.append("second tile once Q is in, later ring stages once the first tile is in" if cfg.get("q_fill")
+                     else "later ring stages once the first tile is in")
     if cfg.get("dv_split", 1) > 1:
         parts.append(f"V's output dims over {cfg['dv_split']} programs a split")
     if cfg.get("consumers", 1) > 1:

@@ -250,7 +250,8 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 kv_formats=("fp8", "mxfp4"),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
                         "v_buffers", "overlap_scores", "prefetch_v", "v_lookahead", "v_row_pairs", "max_registers",
-                        "pdl", "speculate", "tma_tile", "stagger", "lazy_rescale", "late_fill", "dv_split", "consumers",
+                        "pdl", "speculate", "tma_tile", "stagger", "lazy_rescale", "late_fill", "q_fill", "dv_split",
+                        "consumers",
                         "merge", "partials", "claim_tiles", "early_refill", "compact_lse", "l2_policy",
                         "reduce_block_dv", "q_absmax",
                         *_WAIVER_FIELDS),
@@ -359,6 +360,19 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # kv1024 (0.2-0.5 us, fifteenth session); mixed or tied
                     # on the other shapes.
                     "late_fill": False,
+                    # q_fill (late_fill, consumers 1): the ring's second tile
+                    # goes out as soon as Q is in shared memory, before the
+                    # first tile lands; the later stages once it is in (as
+                    # late_fill). Requested all at once, every program's
+                    # tiles arrive interleaved and each first tile lands late
+                    # in the burst; spaced so, the grid's first tiles come in
+                    # before its second ones. The tile order and the output
+                    # are unchanged. H200 (PERF.md, twenty-third session):
+                    # b4 kv8192 0.3-0.4 us and b32 kv1024 0.1-0.4 us faster
+                    # than the build (late_fill off) in one-process runs,
+                    # late_fill alone 0.35-0.7 us slower there; b64 kv1024
+                    # tied.
+                    "q_fill": False,
                     # dv_split: programs per split, each computing 512 /
                     # dv_split of the output dims from the same tiles (the
                     # scores and softmax run in each): with idle SMs, a

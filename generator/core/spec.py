@@ -79,6 +79,7 @@ class EntrySpec(_Strict):
     stagger: bool | None = None
     lazy_rescale: bool | None = None
     late_fill: bool | None = None
+    q_fill: bool | None = None
     dv_split: int | None = None
     consumers: int | None = None
     partials: str | None = None

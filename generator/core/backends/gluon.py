@@ -32,7 +32,8 @@ the epilogue: two tile chains in one program, with one prologue, one partial
 and one merge share.
 
 late_fill: the prologue requests only the first tile of each ring; the
-ring's later stages go out once that tile is in.
+ring's later stages go out once that tile is in. q_fill: the ring's second
+tile goes out once Q is in shared memory, before the first tile lands.
 
 v_lookahead (v_buffers 0): the PV product's register operands are made 16 KV
 rows at a time, each group converted while the previous group's wgmmas run;
@@ -223,6 +224,10 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
     if cfg["late_fill"] and cfg["num_stages"] < 2:
         problems.append(("late_fill", f"true needs num_stages 2 or more (a ring with later stages to "
                                       f"request late), not {cfg['num_stages']}"))
+    if cfg["q_fill"]:
+        problems += _requirements(
+            "q_fill (the ring's second tile requested once Q is in, before the first lands)",
+            {"late_fill": (cfg["late_fill"], True), "consumers": (cfg["consumers"], 1)})
     if cfg["late_fill"] and cfg.get("kv_format") == "mxfp4":
         problems.append(("late_fill", "true: MXFP4 KV decodes each tile as it lands and requests the "
                                       "next itself (allowed with kv_format mxfp4: false)"))
@@ -287,6 +292,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("EARLY_REFILL", cfg["early_refill"]),
             Const("COMPACT_LSE", cfg["compact_lse"]),
             Const("L2_POLICY", l2_policy),
+            Const("Q_FILL", cfg["q_fill"]),
         ),
         grid=(batch, splits * cfg["dv_split"]),
         options=(("num_warps", cfg["num_warps"]),)
