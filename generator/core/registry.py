@@ -369,9 +369,9 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # before its second ones. The tile order and the output
                     # are unchanged. H200 (PERF.md, twenty-third session):
                     # b4 kv8192 0.3-0.4 us and b32 kv1024 0.1-0.4 us faster
-                    # than the build (late_fill off) in one-process runs,
-                    # late_fill alone 0.35-0.7 us slower there; b64 kv1024
-                    # tied.
+                    # than late_fill off in two one-process runs, every copy
+                    # (late_fill alone 0.35-0.7 us slower there); b64 kv1024
+                    # and b256 kv1024 tied, b256 kv8192 0.6 us slower.
                     "q_fill": False,
                     # dv_split: programs per split, each computing 512 /
                     # dv_split of the output dims from the same tiles (the
