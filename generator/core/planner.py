@@ -70,6 +70,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append("V rows loaded a group ahead")
     if cfg.get("v_row_pairs"):
         parts.append("V rows paired before conversion")
+    if cfg.get("v_row_swap"):
+        parts.append("V rows swapped in odd pairs (no bank conflict)")
     if cfg.get("overlap_scores"):
         parts.append("next scores overlapped")
     if cfg.get("max_registers"):

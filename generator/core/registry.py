@@ -249,7 +249,8 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 q_modes=("fp8_static",),
                 kv_formats=("fp8", "mxfp4"),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
-                        "v_buffers", "overlap_scores", "prefetch_v", "v_lookahead", "v_row_pairs", "max_registers",
+                        "v_buffers", "overlap_scores", "prefetch_v", "v_lookahead", "v_row_pairs", "v_row_swap",
+                        "max_registers",
                         "pdl", "speculate", "tma_tile", "stagger", "lazy_rescale", "late_fill", "q_fill", "dv_split",
                         "consumers",
                         "merge", "partials", "claim_tiles", "early_refill", "compact_lse", "l2_policy",
@@ -307,6 +308,21 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # faster; b64 kv1024 0.08-0.1 and b256 kv8192 0.9 slower,
                     # b64 kv8192 tied: specs choose per shape.
                     "v_row_pairs": False,
+                    # v_row_swap (v_buffers 0): rows 2 and 3 of every 4
+                    # exchanged in V's shared-memory view and in P's store
+                    # (the PV wgmma's K index meets the same KV row in both).
+                    # V's 16-byte operand loads read rows 2t and 2t + 1 in
+                    # lane t of a quadrant: unswapped, a quarter-warp reads
+                    # rows of one parity, which the 64-byte swizzle keeps in
+                    # one half of the bank line, a 2-way conflict on every
+                    # load; swapped in odd lanes, both halves. H200 (PERF.md,
+                    # twenty-fourth session): b256 kv1024's shared bank
+                    # conflicts 1,078,021 -> 30,345 (ncu), outputs
+                    # bit-identical; one process, two copies each: b256
+                    # kv1024 0.4, b32 kv1024 0.2, b64 kv1024 0.2, b32 kv8192
+                    # 0.2, b4 kv8192 0.1 us faster; b64 kv8192 0.3 and b256
+                    # kv8192 2.8 us slower: specs choose per shape.
+                    "v_row_swap": False,
                     # ptxas's register cap per thread (0: its own choice); 168
                     # lets three 4-warp programs share an SM.
                     "max_registers": 0,

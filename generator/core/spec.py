@@ -72,6 +72,7 @@ class EntrySpec(_Strict):
     prefetch_v: bool | None = None
     v_lookahead: bool | None = None
     v_row_pairs: bool | None = None
+    v_row_swap: bool | None = None
     max_registers: int | None = None
     pdl: bool | None = None
     speculate: bool | None = None

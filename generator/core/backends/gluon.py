@@ -45,6 +45,14 @@ permutes per 8 elements) before the fp8 -> fp16 conversion, so that each
 converted register is already the pair of rows the wgmma operand takes
 (converting first takes a permute per register after).
 
+v_row_swap (v_buffers 0): rows 2 and 3 of every 4 are exchanged in V's
+shared-memory view and in P's store. Lane t of a quadrant loads rows 2t and
+2t + 1 for the PV operand; unswapped, each 16-byte load of a quarter-warp
+reads rows of one parity, which the 64-byte swizzle keeps in one half of the
+bank line (a 2-way bank conflict); swapped, the odd lanes read their odd row
+first and the loads cover the whole line. The PV wgmma's K index then meets
+the same KV row in V and P, so the output is unchanged.
+
 dv_split 2: each split is two programs with the same tiles, scores and
 softmax, each multiplying and storing half of V's output dims (and, with
 merge barrier, merging 512 / (2 x splits) of them).
@@ -177,6 +185,10 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
         problems.append(("v_row_pairs", f"true pairs the rows of V's register operands: it needs V from "
                                         f"registers (v_buffers 0), not v_buffers {cfg['v_buffers']} "
                                         f"(allowed with v_buffers {cfg['v_buffers']}: false)"))
+    if cfg["v_row_swap"] and cfg["v_buffers"] != 0:
+        problems.append(("v_row_swap", f"true swaps rows in V's register-operand loads and in P: it needs V "
+                                       f"from registers (v_buffers 0), not v_buffers {cfg['v_buffers']} "
+                                       f"(allowed with v_buffers {cfg['v_buffers']}: false)"))
     if cfg["v_row_pairs"] and fp8_format != "e4m3fn":
         problems.append(("v_row_pairs", f"true converts V with cvt.rn.f16x2.e4m3x2, which reads e4m3fn, not "
                                         f"the target's {fp8_format} (allowed with fp8_format {fp8_format}: false)"))
@@ -273,6 +285,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("PREFETCH_V", cfg["prefetch_v"] and cfg["v_buffers"] == 0),
             Const("V_AHEAD", cfg["v_lookahead"]),
             Const("V_PAIRS", cfg["v_row_pairs"]),
+            Const("V_SWAP", cfg["v_row_swap"]),
             Const("Q_SCALE", q_scale),
             Const("FP8", Dtype(TL_FP8[runner.fp8_format])),
             Const("WRITE_PARTIAL", merge),
