@@ -320,8 +320,9 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # conflicts 1,078,021 -> 30,345 (ncu), outputs
                     # bit-identical; one process, two copies each: b256
                     # kv1024 0.4, b32 kv1024 0.2, b64 kv1024 0.2, b32 kv8192
-                    # 0.2, b4 kv8192 0.1 us faster; b64 kv8192 0.3 and b256
-                    # kv8192 2.8 us slower: specs choose per shape.
+                    # 0.2, b4 kv8192 0.1 us faster; b64 kv8192 0.2-0.3 and
+                    # b256 kv8192 2.8-4.2 us slower in two runs: specs choose
+                    # per shape.
                     "v_row_swap": False,
                     # ptxas's register cap per thread (0: its own choice); 168
                     # lets three 4-warp programs share an SM.
