@@ -162,3 +162,36 @@ def test_gluon_merge_weights_each_split_by_its_log_sum_exp(splits, part_f16):
     expected = (weights[..., None] * part_o).sum(0) / weights.sum(0).clamp_min(1e-30)[..., None]
     torch.testing.assert_close(out.float(), expected, atol=1e-2, rtol=1e-2)
     assert out[2].float().abs().max() == 0
+
+
+def test_the_bound_for_p_rounded_to_fp8_admits_the_rounding_and_still_fails_the_faults():
+    """Runners that round P to e4m3 (the gluon backend's pv_format fp8) are
+    held to registry.STRICT_BOUND_PV_FP8 instead of 1e-2: it must admit what
+    the rounding costs (randn inputs, 4 query rows, as gen check's) and still
+    fail an all-zero output, one skipped 64-row tile (1 of 128 at kv 8192)
+    and a wrong scale, as the 1e-2 bound does."""
+    from generator.core import registry
+    from generator.core.contract import SM_SCALE
+    from generator.gpu.check import _rel
+    from generator.gpu.reference import attention
+
+    bound = registry.STRICT_BOUND_PV_FP8
+    gen = torch.Generator().manual_seed(11)
+    batch = 4
+    for kv_len in (1024, 8192):
+        q = torch.randn(batch, 16, 576, generator=gen)
+        kv = torch.randn(batch * kv_len, 1, 576, generator=gen)
+        qo, kvp = torch.arange(batch + 1), torch.arange(batch + 1) * kv_len
+        ref = attention(q, kv, qo, kvp)
+        k = kv.reshape(batch, kv_len, 576)
+        s = torch.einsum("bhd,bjd->bhj", q, k) * SM_SCALE
+        p = torch.exp(s - s.amax(-1, keepdim=True))
+        p8 = p.to(torch.float8_e4m3fn).float()
+        rounded = torch.einsum("bhj,bjd->bhd", p8, k[..., :512]) / p.sum(-1, keepdim=True)
+        assert registry.BACKENDS["gluon"].strict_bound < _rel(rounded, ref) < bound / 1.2
+        assert _rel(torch.zeros_like(ref), ref) > bound
+        kept = torch.cat([torch.arange(b * kv_len + 64, (b + 1) * kv_len) for b in range(batch)])
+        skipped = attention(q, kv[kept], qo, torch.arange(batch + 1) * (kv_len - 64))
+        assert _rel(skipped, ref) > 1.2 * bound
+        unscaled = torch.einsum("bhj,bjd->bhd", torch.softmax(s / SM_SCALE, -1), k[..., :512])
+        assert _rel(unscaled, ref) > bound

@@ -270,6 +270,30 @@ def test_gluon_switch_reaches_the_kernel_and_the_summary(entry, const, on_text, 
     assert consts(off.launches[0])[const] is False and off_text not in off.summary
 
 
+def test_gluon_pv_format_fp8_reaches_the_kernel_the_summary_and_the_strict_bound():
+    from generator.core import registry
+    from generator.gpu.check import strict_bound
+
+    plan = plan_of("  - {batch: 256, kv_len: 1024, backend: gluon, splits: 1, pv_format: fp8}\n"
+                   "  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1}")
+    on, off = plan.runners
+    assert consts(on.launches[0])["PV_FP8"] is True and "P rounded to e4m3" in on.summary
+    assert consts(off.launches[0])["PV_FP8"] is False and "e4m3" not in off.summary
+    # P rounded to fp8 is held to its own bound, not the backend's
+    assert on.p_fp8 and not off.p_fp8
+    assert strict_bound(on) == registry.STRICT_BOUND_PV_FP8
+    assert strict_bound(off) == registry.BACKENDS["gluon"].strict_bound < registry.STRICT_BOUND_PV_FP8
+
+
+def test_gluon_pv_format_fp8_halves_p_in_shared_memory():
+    from generator.core.backends import gluon
+
+    # P in e4m3: 64 KV rows x 16 heads, one byte each, two buffers with lazy_rescale; on sm90
+    # the compiled kernels take 2,048 bytes less (resources.json)
+    cfg = {"num_stages": 2, "v_parts": 8, "v_buffers": 0, "kv_format": "fp8", "lazy_rescale": True}
+    assert gluon.smem_bytes(cfg) - gluon.smem_bytes({**cfg, "pv_format": "fp8"}) == 2048
+
+
 def test_gluon_dv_split_doubles_the_grid_and_reaches_the_kernel_and_the_summary():
     plan = plan_of("  - {batch: 4, kv_len: 1024, backend: gluon, splits: 16, merge: barrier, dv_split: 2,"
                    " num_stages: 1, v_parts: 2, v_buffers: 1}\n"

@@ -97,6 +97,9 @@ class BackendPlan:
     q_scale: float | None = None
     # Standard-library modules this runner's code needs beyond its backend's.
     stdlib: tuple[str, ...] = ()
+    # P (the softmax weights) rounded to fp8 before the PV product: gen check
+    # holds the runner to registry.STRICT_BOUND_PV_FP8.
+    p_fp8: bool = False
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,8 @@ class Runner:
     detail: Any
     # Standard-library modules this runner's code needs beyond its backend's.
     stdlib: tuple[str, ...] = ()
+    # P rounded to fp8 before the PV product (BackendPlan.p_fp8).
+    p_fp8: bool = False
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append("V rows paired before conversion")
     if cfg.get("v_row_swap"):
         parts.append("V rows swapped in odd pairs (no bank conflict)")
+    if cfg.get("pv_format") == "fp8":
+        parts.append("PV in fp8 (P rounded to e4m3)")
     if cfg.get("overlap_scores"):
         parts.append("next scores overlapped")
     if cfg.get("max_registers"):
@@ -148,6 +150,7 @@ def plan_runner(spec: Spec, shape: ShapeSpec | None, entry: EntrySpec, interpret
         launches=part.launches,
         detail=part.detail,
         stdlib=part.stdlib,
+        p_fp8=part.p_fp8,
     )
 
 

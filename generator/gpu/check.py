@@ -65,7 +65,9 @@ def mxfp4_variants(base: Case) -> list[Case]:
 
 def strict_bound(runner: Runner) -> float:
     """The strict relative-L2 bound of the runner's backend and KV format (measured, see
-    the registry)."""
+    the registry); a runner that rounds P to fp8 its own (registry.STRICT_BOUND_PV_FP8)."""
+    if runner.p_fp8:
+        return registry.STRICT_BOUND_PV_FP8
     backend = registry.BACKENDS[runner.backend]
     return backend.strict_bound_by_kv.get(runner.kv_format, backend.strict_bound)
 

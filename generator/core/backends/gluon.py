@@ -53,6 +53,17 @@ bank line (a 2-way bank conflict); swapped, the odd lanes read their odd row
 first and the loads cover the whole line. The PV wgmma's K index then meets
 the same KV row in V and P, so the output is unchanged.
 
+pv_format (v_buffers 0, fp8 KV): the PV product's wgmmas. fp16 (the
+default): V converted to fp16, 64 x 16 x 16 wgmmas. fp8: 64 x 16 x 32 fp8
+wgmmas, half as many: V^T's fp8 bytes go to the register operand as they
+are, loaded as transposed 8 x 8 matrices of 16-bit dim pairs (ldmatrix
+.trans, conflict-free under the ring's swizzle) and gathered 4 KV rows of a
+dim to a register by one byte permute a register (no conversion); P is
+rounded to e4m3 and stored K-major (heads, KV rows), as the fp8 wgmma's B
+must be, in the K order of V's registers. e4m3's 3 mantissa bits cost 1-2e-2
+of relative error against float32 (fp16 P: about 2e-3), so gen check holds
+such a runner to its own strict bound (registry.STRICT_BOUND_PV_FP8, 3e-2).
+
 dv_split 2: each split is two programs with the same tiles, scores and
 softmax, each multiplying and storing half of V's output dims (and, with
 merge barrier, merging 512 / (2 x splits) of them).
@@ -133,7 +144,7 @@ def smem_bytes(cfg: Mapping[str, Any]) -> int:
     (v_buffers parts of 512 / v_parts dims), fp8 Q, fp16 P, for the 16 heads
     the kernel is laid out for (the registry's max_num_heads); MXFP4: a ring
     of packed tiles, one decoded fp8 tile and the tile's row exponents;
-    consumers 2: a ring and a P per warpgroup, and the second's 8 output parts,
+    pv_format: P's bytes; consumers 2: a ring and a P per warpgroup, and the second's 8 output parts,
     running max and row sums on their way to the first; claim_tiles: each
     slot's tile index; lazy_rescale: a second P and the rescale flags."""
     heads = 16
@@ -146,8 +157,9 @@ def smem_bytes(cfg: Mapping[str, Any]) -> int:
         ring = stages * BLOCK_N * QK_DIM
     fold = (KV_LORA * heads + 2 * heads) * 4 if consumers > 1 else 0
     claimed = consumers * stages * 4 if cfg.get("claim_tiles") else 0  # each slot's tile index
-    # P (lazy_rescale: two, and a byte a KV row of flags for two tiles)
-    p_bytes = BLOCK_N * heads * 2 * 2 + 2 * BLOCK_N if cfg.get("lazy_rescale") else BLOCK_N * heads * 2
+    # P, fp16 or (pv_format fp8) e4m3 (lazy_rescale: two, and a byte a KV row of flags for two tiles)
+    p_one = BLOCK_N * heads * (1 if cfg.get("pv_format") == "fp8" else 2)
+    p_bytes = p_one * 2 + 2 * BLOCK_N if cfg.get("lazy_rescale") else p_one
     return (consumers * (ring + p_bytes) + v_bufs * BLOCK_N * (KV_LORA // v_parts) * 2
             + heads * QK_DIM + fold + claimed)
 
@@ -189,6 +201,11 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
         problems.append(("v_row_swap", f"true swaps rows in V's register-operand loads and in P: it needs V "
                                        f"from registers (v_buffers 0), not v_buffers {cfg['v_buffers']} "
                                        f"(allowed with v_buffers {cfg['v_buffers']}: false)"))
+    if cfg["pv_format"] != "fp16":
+        problems += _requirements(
+            f"pv_format {cfg['pv_format']} (the PV product as fp8 wgmmas, V's register operand in fp8)",
+            {"v_buffers": (cfg["v_buffers"], 0), "kv_format": (cfg.get("kv_format", "fp8"), "fp8"),
+             "v_row_pairs": (cfg["v_row_pairs"], False), "v_row_swap": (cfg["v_row_swap"], False)})
     if cfg["v_row_pairs"] and fp8_format != "e4m3fn":
         problems.append(("v_row_pairs", f"true converts V with cvt.rn.f16x2.e4m3x2, which reads e4m3fn, not "
                                         f"the target's {fp8_format} (allowed with fp8_format {fp8_format}: false)"))
@@ -286,6 +303,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("V_AHEAD", cfg["v_lookahead"]),
             Const("V_PAIRS", cfg["v_row_pairs"]),
             Const("V_SWAP", cfg["v_row_swap"]),
+            Const("PV_FP8", cfg["pv_format"] == "fp8"),
             Const("Q_SCALE", q_scale),
             Const("FP8", Dtype(TL_FP8[runner.fp8_format])),
             Const("WRITE_PARTIAL", merge),
@@ -353,4 +371,5 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
         q_scale=q_scale,
         # l2_policy: the generated file's PTX hook matches TMA loads with re.
         stdlib=("re",) if l2_policy else (),
+        p_fp8=cfg["pv_format"] == "fp8",
     )
