@@ -308,6 +308,19 @@ def test_gluon_dv_split_doubles_the_grid_and_reaches_the_kernel_and_the_summary(
     assert "programs a split" not in whole.summary
 
 
+def test_gluon_dv_split_takes_v_from_registers_with_fp8_pv():
+    # each program of a split loads only its half's 4 chunks of V into the fp8 register operand
+    plan = plan_of("  - {batch: 4, kv_len: 1024, backend: gluon, splits: 16, merge: barrier, dv_split: 2,"
+                   " num_stages: 1, v_parts: 8, v_buffers: 0, pv_format: fp8}")
+    (runner,) = plan.runners
+    (attend,) = runner.launches
+    c = consts(attend)
+    assert attend.grid == (4, 32) and c["DV_SPLIT"] == 2 and c["V_BUFS"] == 0 and c["PV_FP8"] is True
+    assert "over 2 programs a split" in runner.summary and "PV in fp8" in runner.summary
+    assert runner.p_fp8 is True
+    assert [b.shape for b in runner.detail.buffers if b.name == "part_o"] == [(16, 4, 16, 512)]
+
+
 def test_gluon_claim_tiles_reaches_the_kernel_the_counters_and_the_summary():
     plan = plan_of("  - {batch: 32, kv_len: 8192, backend: gluon, splits: 4, merge: barrier, consumers: 2,"
                    " claim_tiles: true}\n"

@@ -66,7 +66,8 @@ such a runner to its own strict bound (registry.STRICT_BOUND_PV_FP8, 3e-2).
 
 dv_split 2: each split is two programs with the same tiles, scores and
 softmax, each multiplying and storing half of V's output dims (and, with
-merge barrier, merging 512 / (2 x splits) of them).
+merge barrier, merging 512 / (2 x splits) of them). With V from registers
+(pv_format fp8) a program loads only its half's 4 chunks of V.
 
 claim_tiles: with consumers 2 and merge barrier, the tiles of a row are
 handed out at run time. Each warpgroup's ring starts with its share of the
@@ -225,9 +226,10 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
             {"v_buffers": (cfg["v_buffers"], 0), "kv_format": (cfg.get("kv_format", "fp8"), "fp8"),
              "stagger": (cfg["stagger"], False), "num_warps": (cfg["num_warps"], 4)})
     if cfg["dv_split"] == 2:
-        if cfg["v_buffers"] == 0:
+        if cfg["v_buffers"] == 0 and cfg["pv_format"] != "fp8":
             problems.append(("v_buffers", "0: dv_split 2 (two programs a split, each with half of V's "
-                                          "dims) needs V through shared memory (allowed: 1, 2)"))
+                                          "dims) takes V from registers only with pv_format fp8 (allowed: "
+                                          "1, 2, or 0 with pv_format fp8)"))
         if cfg["consumers"] != 1:
             problems.append(("consumers", f"{cfg['consumers']}: dv_split 2 (two programs a split, each with "
                                           f"half of V's dims) needs consumers 1"))
