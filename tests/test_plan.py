@@ -321,6 +321,15 @@ def test_gluon_dv_split_takes_v_from_registers_with_fp8_pv():
     assert [b.shape for b in runner.detail.buffers if b.name == "part_o"] == [(16, 4, 16, 512)]
 
 
+def test_gluon_v_early_reaches_the_kernel_and_the_summary():
+    plan = plan_of("  - {batch: 64, kv_len: 1024, backend: gluon, splits: 2, merge: barrier, pv_format: fp8,"
+                   " v_early: true}\n"
+                   "  - {batch: 32, kv_len: 1024, backend: gluon, splits: 4, merge: barrier, pv_format: fp8}")
+    early, plain = plan.runners
+    assert consts(early.launches[0])["V_EARLY"] is True and "before the softmax" in early.summary
+    assert consts(plain.launches[0])["V_EARLY"] is False and "before the softmax" not in plain.summary
+
+
 def test_gluon_claim_tiles_reaches_the_kernel_the_counters_and_the_summary():
     plan = plan_of("  - {batch: 32, kv_len: 8192, backend: gluon, splits: 4, merge: barrier, consumers: 2,"
                    " claim_tiles: true}\n"

@@ -74,6 +74,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append("V rows swapped in odd pairs (no bank conflict)")
     if cfg.get("pv_format") == "fp8":
         parts.append("PV in fp8 (P rounded to e4m3)")
+    if cfg.get("v_early"):
+        parts.append("V's first rows loaded before the softmax")
     if cfg.get("overlap_scores"):
         parts.append("next scores overlapped")
     if cfg.get("max_registers"):

@@ -258,7 +258,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 kv_formats=("fp8", "mxfp4"),
                 fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
                         "v_buffers", "overlap_scores", "prefetch_v", "v_lookahead", "v_row_pairs", "v_row_swap",
-                        "pv_format", "max_registers",
+                        "pv_format", "v_early", "max_registers",
                         "pdl", "speculate", "tma_tile", "stagger", "lazy_rescale", "late_fill", "q_fill", "dv_split",
                         "consumers",
                         "merge", "partials", "claim_tiles", "early_refill", "compact_lse", "l2_policy",
@@ -338,6 +338,15 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # error, gen check's bound for rounded P; generator/core/
                     # backends/gluon.py). Specs choose per shape.
                     "pv_format": "fp16",
+                    # v_early (pv_format fp8): each tile's first PV group of
+                    # V rows (the transposed matrix loads) issued before the
+                    # softmax instead of after P's barrier, so that the
+                    # group's wgmmas wait only for their byte permutes.
+                    # H200 (PERF.md, twenty-sixth session, three one-process
+                    # runs): b64 kv1024 0.2-0.3 us faster; b256 kv8192
+                    # 0.25-0.3 slower, the others within noise: specs choose
+                    # per shape.
+                    "v_early": False,
                     # ptxas's register cap per thread (0: its own choice); 168
                     # lets three 4-warp programs share an SM.
                     "max_registers": 0,

@@ -74,6 +74,7 @@ class EntrySpec(_Strict):
     v_row_pairs: bool | None = None
     v_row_swap: bool | None = None
     pv_format: str | None = None
+    v_early: bool | None = None
     max_registers: int | None = None
     pdl: bool | None = None
     speculate: bool | None = None

@@ -64,6 +64,10 @@ must be, in the K order of V's registers. e4m3's 3 mantissa bits cost 1-2e-2
 of relative error against float32 (fp16 P: about 2e-3), so gen check holds
 such a runner to its own strict bound (registry.STRICT_BOUND_PV_FP8, 3e-2).
 
+v_early (pv_format fp8): each tile's first PV group of V rows (its
+transposed matrix loads) is issued before the softmax instead of after P's
+barrier, so that the group's wgmmas wait only for their byte permutes.
+
 dv_split 2: each split is two programs with the same tiles, scores and
 softmax, each multiplying and storing half of V's output dims (and, with
 merge barrier, merging 512 / (2 x splits) of them). With V from registers
@@ -207,6 +211,10 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
             f"pv_format {cfg['pv_format']} (the PV product as fp8 wgmmas, V's register operand in fp8)",
             {"v_buffers": (cfg["v_buffers"], 0), "kv_format": (cfg.get("kv_format", "fp8"), "fp8"),
              "v_row_pairs": (cfg["v_row_pairs"], False), "v_row_swap": (cfg["v_row_swap"], False)})
+    if cfg["v_early"]:
+        problems += _requirements(
+            "v_early (the first PV group's V rows loaded before the softmax)",
+            {"pv_format": (cfg["pv_format"], "fp8"), "prefetch_v": (cfg["prefetch_v"], False)})
     if cfg["v_row_pairs"] and fp8_format != "e4m3fn":
         problems.append(("v_row_pairs", f"true converts V with cvt.rn.f16x2.e4m3x2, which reads e4m3fn, not "
                                         f"the target's {fp8_format} (allowed with fp8_format {fp8_format}: false)"))
@@ -306,6 +314,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("V_PAIRS", cfg["v_row_pairs"]),
             Const("V_SWAP", cfg["v_row_swap"]),
             Const("PV_FP8", cfg["pv_format"] == "fp8"),
+            Const("V_EARLY", cfg["v_early"]),
             Const("Q_SCALE", q_scale),
             Const("FP8", Dtype(TL_FP8[runner.fp8_format])),
             Const("WRITE_PARTIAL", merge),
