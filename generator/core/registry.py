@@ -417,12 +417,15 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # dv_split of the output dims from the same tiles (the
                     # scores and softmax run in each): with idle SMs, a
                     # shorter chain per tile and half the partial each. Needs
-                    # V through shared memory (v_buffers 1 or 2) and one
-                    # warpgroup. H200 (PERF.md, 2026-12-01): b4 kv1024 (64
-                    # programs on 132 SMs) 0.24-0.61 us faster on average in
-                    # three one-process runs, outputs bit-identical; 0.8-4.0
-                    # us slower (one run) on b4 kv8192, b32 kv1024 and b64
-                    # kv1024, whose grids already cover the SMs.
+                    # V through shared memory (v_buffers 1 or 2) or V from
+                    # registers with pv_format fp8 (each program loads only
+                    # its half's V), and one warpgroup. H200 (PERF.md,
+                    # 2026-12-01): b4 kv1024 (64 programs on 132 SMs)
+                    # 0.24-0.61 us faster on average in three one-process
+                    # runs, outputs bit-identical; 0.8-4.0 us slower (one
+                    # run) on b4 kv8192, b32 kv1024 and b64 kv1024, whose
+                    # grids already cover the SMs (1.2-5.5 us slower on the
+                    # register path too, twenty-sixth session).
                     "dv_split": 1,
                     # claim_tiles: the tiles of a row are not split among its
                     # programs in advance: each warpgroup starts with its
