@@ -1,7 +1,7 @@
 """A timing variant for the next session (twenty-sixth session; not timed
 yet), as a checked text edit of a build:
 
-    python3 mkbar1.py BUILD.py OUT.py
+    python3 mkbar1.py BUILD.py OUT.py [--tma]
 
 With lazy_rescale P has two buffers, by the tile's parity, so that a warp
 may store tile i's P while another's PV wgmmas of tile i - 1 still read the
@@ -17,7 +17,13 @@ The variant marks the attention body's PTX (a comment in an asm, which also
 gives its kernels their own cache keys) and adds a stages hook, beside the
 build's L2 hook, that drops from marked kernels every `bar.sync` that comes
 right before P's first byte store. Only kernels with lazy_rescale have the
-double buffer: the hook refuses a kernel without the mark's LAZY flag.
+double buffer: only they carry the mark.
+
+--tma also drops, from every marked kernel, the barrier between a tile's
+two TMA copies (the latent chunks' 3-D copy and the rope chunk's 2-D copy:
+disjoint regions, issued by one thread), which the twenty-fourth session
+dropped only together with the barrier before each mbarrier wait (that
+pair was slower on the small shapes, put down to the second one).
 """
 
 import sys
@@ -37,6 +43,11 @@ HOOK = r'''
 
 # (variant) drop the barrier pass's false barrier before P's store (lazy_rescale's two P buffers)
 _GL_P_BAR = re.compile(r"\tbar\.sync \t\d+(?:, \d+)?;\n((?:\t(?:add|mov)\.[su]32[^\n]*\n)?\tst\.shared\.b8 )")
+_GL_BAR_TMA = re.compile(
+    r"(cp\.async\.bulk\.tensor\.3d\.[^\n]*\n(?:(?![^\n]*(?:bar\.|fence|st\.shared|ld\.shared|wgmma|mbarrier))[^\n]*\n)*?)"
+    r"\s*bar\.sync \t0;\n"
+    r"((?:(?![^\n]*(?:bar\.|fence|st\.shared|ld\.shared|wgmma|mbarrier))[^\n]*\n)*?[^\n]*cp\.async\.bulk\.tensor\.2d\.)")
+GL_DROP_TMA_BAR = @DROP_TMA@
 GL_P_BARS_DROPPED = []
 
 
@@ -44,7 +55,10 @@ def _gl_drop_p_bar(ptx):
     if "// mla-drop-p-bar" not in ptx:
         return ptx
     ptx, n = _GL_P_BAR.subn(lambda m: m[1], ptx)
-    GL_P_BARS_DROPPED.append(n)
+    t = 0
+    if GL_DROP_TMA_BAR:
+        ptx, t = _GL_BAR_TMA.subn(lambda m: m[1] + m[2], ptx)
+    GL_P_BARS_DROPPED.append((n, t))
     return ptx
 
 
@@ -68,7 +82,9 @@ if not getattr(knobs.runtime.add_stages_inspection_hook, "mla_drop_p_bar", False
 def main():
     src = Path(sys.argv[1]).read_text()
     assert src.count(BODY) == 1 and src.count(HOOK_AT) == 1
-    Path(sys.argv[2]).write_text(src.replace(BODY, MARK).replace(HOOK_AT, HOOK + HOOK_AT))
+    hook = HOOK.replace("@DROP_TMA@", str("--tma" in sys.argv[3:]))
+    mark = MARK.replace("mla-drop-p-bar", "mla-drop-p-bar" + ("-tma" if "--tma" in sys.argv[3:] else ""))
+    Path(sys.argv[2]).write_text(src.replace(BODY, mark).replace(HOOK_AT, hook + HOOK_AT))
 
 
 if __name__ == "__main__":
