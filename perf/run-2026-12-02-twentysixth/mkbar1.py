@@ -11,7 +11,11 @@ every store of P (the first barrier of a tile that keeps the running max,
 in the middle of its softmax; the twenty-fourth session's mkbar.py dropped
 two other false barriers, not this one). The store is safe without it:
 buffer i % 2 was last read by tile i - 2's PV wgmmas, which every warp
-waited for before P's own barrier of tile i - 1.
+waited for before P's own barrier of tile i - 1. (The pass puts it there
+because the loop's last tile skips the next tile's scores and the barrier
+before their wait, and the pass merges that path into the loop's back
+edge: p-bar.patch, beside this file, removes it in the template itself by a
+barrier on that path, run once a program.)
 
 The variant marks the attention body's PTX (a comment in an asm, which also
 gives its kernels their own cache keys) and adds a stages hook, beside the
