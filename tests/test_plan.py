@@ -262,7 +262,10 @@ def test_gluon_lazy_rescale_counts_its_second_p_and_its_flags_per_warpgroup():
      "second tile once Q is in", "once Q is in"),
     ("{batch: 256, kv_len: 1024, backend: gluon, splits: 1, v_row_swap: true}", "V_SWAP",
      "V rows swapped in odd pairs", "swapped"),
-], ids=["early_refill", "late_fill", "v_lookahead", "compact_lse", "v_row_pairs", "q_fill", "v_row_swap"])
+    ("{batch: 4, kv_len: 8192, backend: gluon, splits: 32, merge: barrier, merge_poll: load}", "POLL_LOAD",
+     "the merge's wait polled by acquire loads", "polled"),
+], ids=["early_refill", "late_fill", "v_lookahead", "compact_lse", "v_row_pairs", "q_fill", "v_row_swap",
+        "merge_poll"])
 def test_gluon_switch_reaches_the_kernel_and_the_summary(entry, const, on_text, off_text):
     plan = plan_of(f"  - {entry}\n  - {{batch: 256, kv_len: 8192, backend: gluon, splits: 1}}")
     on, off = plan.runners

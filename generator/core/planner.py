@@ -103,6 +103,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append("ring slots refilled once V is in registers")
     if cfg.get("compact_lse"):
         parts.append("the merge's log-sum-exps in one compact load")
+    if cfg.get("merge_poll") == "load":
+        parts.append("the merge's wait polled by acquire loads")
     if cfg.get("partials") == "fp16" and cfg.get("splits", 1) > 1:
         parts.append("fp16 partials")
     if cfg.get("l2_policy", "none") != "none":

@@ -261,7 +261,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                         "pv_format", "v_early", "max_registers",
                         "pdl", "speculate", "tma_tile", "stagger", "lazy_rescale", "late_fill", "q_fill", "dv_split",
                         "consumers",
-                        "merge", "partials", "claim_tiles", "early_refill", "compact_lse", "l2_policy",
+                        "merge", "partials", "claim_tiles", "early_refill", "compact_lse", "merge_poll", "l2_policy",
                         "reduce_block_dv", "q_absmax",
                         *_WAIVER_FIELDS),
                 defaults={"cuda": MappingProxyType({
@@ -464,6 +464,18 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # tied; b64 kv1024 and b64 kv8192 (two splits) 0.05-0.08
                     # us slower (one more CTA barrier, nothing to spread).
                     "compact_lse": False,
+                    # merge_poll: how a program waiting at the barrier merge
+                    # polls its row's counter. "atomic": an acquire atomic
+                    # add of 0 by one thread, its result handed to the others
+                    # through shared memory and a CTA barrier every poll;
+                    # "load": every warp polls with an acquire load
+                    # (ld.acquire.gpu), no read-modify-write queued beside
+                    # the arrivals still to come. H200 (PERF.md,
+                    # twenty-seventh session, three one-process runs): b4
+                    # kv8192 (32 programs a counter) 0.17-0.22 us faster;
+                    # b32 kv1024 and b64 kv1024 0.3-0.36 us slower, the
+                    # others within noise: specs choose per shape.
+                    "merge_poll": "atomic",
                     # consumers: warpgroups that consume KV tiles. 2: a second
                     # warpgroup (a warp-specialised partition) takes every other
                     # tile through its own ring and P, with its own running
@@ -538,6 +550,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     "merge": ("kernel", "barrier"),
                     "partials": ("fp32", "fp16"),
                     "l2_policy": ("none", "evict_first", "evict_last"),
+                    "merge_poll": ("atomic", "load"),
                     "pv_format": ("fp16", "fp8"),
                     "num_warps": (4, 8),
                     # The KV ring (36 KB a stage) and V in fp16 (64 KB / v_parts

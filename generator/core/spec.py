@@ -89,6 +89,7 @@ class EntrySpec(_Strict):
     claim_tiles: bool | None = None
     early_refill: bool | None = None
     compact_lse: bool | None = None
+    merge_poll: str | None = None
     l2_policy: str | None = None
     # Waivers of the resource report's rules, each a reason (registry.WAIVERS):
     # this entry's kernels may spill registers / have their wgmmas serialised.

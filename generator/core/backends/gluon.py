@@ -93,6 +93,11 @@ once in a compact layout (a 16-byte load a thread) and moved to the merge's
 layout through shared memory, instead of each thread loading its heads'
 values of every split (4 heads of one split a request).
 
+merge_poll load: with merge barrier, a waiting program polls its row's
+counter with an acquire load from every warp (ld.acquire.gpu, by inline asm)
+instead of one thread's acquire atomic add of 0, whose result reaches the
+other threads through shared memory and a CTA barrier each poll.
+
 l2_policy evict_first / evict_last: every TMA load of the kernel carries
 that L2 cache policy. Gluon's TMA copy (Triton 3.6) takes no cache hint, so
 the kernel marks its PTX (an empty inline asm with a comment) and the
@@ -260,6 +265,9 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
     if cfg["compact_lse"] and (cfg["merge"] != "barrier" or cfg["splits"] < 2):
         problems.append(("compact_lse", "true loads the log-sum-exps of the barrier merge: it needs merge "
                                         "barrier and 2 or more splits (allowed here: false)"))
+    if cfg["merge_poll"] == "load" and (cfg["merge"] != "barrier" or cfg["splits"] < 2):
+        problems.append(("merge_poll", "load polls the barrier merge's counter: it needs merge barrier and 2 or "
+                                       "more splits (allowed here: atomic)"))
     if cfg["late_fill"] and cfg["num_stages"] < 2:
         problems.append(("late_fill", f"true needs num_stages 2 or more (a ring with later stages to "
                                       f"request late), not {cfg['num_stages']}"))
@@ -333,6 +341,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("CLAIM_TILES", cfg["claim_tiles"]),
             Const("EARLY_REFILL", cfg["early_refill"]),
             Const("COMPACT_LSE", cfg["compact_lse"]),
+            Const("POLL_LOAD", cfg["merge_poll"] == "load"),
             Const("L2_POLICY", l2_policy),
             Const("Q_FILL", cfg["q_fill"]),
         ),
