@@ -262,10 +262,12 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
             "early_refill (a slot refilled once its last V rows are converted)",
             {"v_buffers": (cfg["v_buffers"], 0), "claim_tiles": (cfg["claim_tiles"], False),
              "kv_format": (cfg.get("kv_format", "fp8"), "fp8")})
-    if cfg["compact_lse"] and (cfg["merge"] != "barrier" or cfg["splits"] < 2):
+    # compact_lse and merge_poll load change the barrier merge's wait and loads
+    barrier_merge = cfg["merge"] == "barrier" and cfg["splits"] >= 2
+    if cfg["compact_lse"] and not barrier_merge:
         problems.append(("compact_lse", "true loads the log-sum-exps of the barrier merge: it needs merge "
                                         "barrier and 2 or more splits (allowed here: false)"))
-    if cfg["merge_poll"] == "load" and (cfg["merge"] != "barrier" or cfg["splits"] < 2):
+    if cfg["merge_poll"] == "load" and not barrier_merge:
         problems.append(("merge_poll", "load polls the barrier merge's counter: it needs merge barrier and 2 or "
                                        "more splits (allowed here: atomic)"))
     if cfg["late_fill"] and cfg["num_stages"] < 2:
