@@ -105,8 +105,8 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
         parts.append("the merge's log-sum-exps in one compact load")
     if cfg.get("merge_poll") == "load":
         parts.append("the merge's wait polled by acquire loads")
-    if cfg.get("partials") == "fp16" and cfg.get("splits", 1) > 1:
-        parts.append("fp16 partials")
+    if cfg.get("partials") in ("fp16", "fp8") and cfg.get("splits", 1) > 1:
+        parts.append(f"{cfg['partials']} partials")
     if cfg.get("l2_policy", "none") != "none":
         parts.append(f"KV loads {cfg['l2_policy'].replace('_', '-')} in L2")
     if "persistent" in cfg:

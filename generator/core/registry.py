@@ -508,8 +508,11 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # 2026-12-01, one process each against fp32): b32 kv8192
                     # and b64 kv8192 0.8-1.4 us faster in both runs, b64
                     # kv1024 and b4 kv8192 0.1-1.0, b32 kv1024 and b4 kv1024
-                    # not faster. fp32 stays the default: MXFP4's partials
-                    # are not bounded that way.
+                    # not faster. fp8 (e4m3fn) halves them again, at about
+                    # 3-4% relative rounding of the output (H200, PERF.md,
+                    # 2026-12-02: 0.1-0.5 us faster on all six split shapes).
+                    # fp32 stays the default: MXFP4's partials are not
+                    # bounded that way.
                     "partials": "fp32",
                     # l2_policy: the L2 cache policy the KV tiles' TMA loads
                     # carry (createpolicy.fractional, whole share): "none"
@@ -548,7 +551,7 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 },
                 choices={
                     "merge": ("kernel", "barrier"),
-                    "partials": ("fp32", "fp16"),
+                    "partials": ("fp32", "fp16", "fp8"),
                     "l2_policy": ("none", "evict_first", "evict_last"),
                     "merge_poll": ("atomic", "load"),
                     "pv_format": ("fp16", "fp8"),
