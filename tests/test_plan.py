@@ -366,6 +366,23 @@ def test_gluon_fp16_partials_reach_both_merges_the_buffer_and_the_summary():
     assert "fp16 partials" in barrier.summary and "partials" not in default.summary
 
 
+def test_gluon_fp8_partials_are_e4m3fn_in_kv_scale_units_and_need_an_e4m3fn_target():
+    from generator.core import registry
+    from generator.core.backends import gluon
+
+    plan = plan_of("  - {batch: 4, kv_len: 8192, backend: gluon, splits: 32, merge: barrier, partials: fp8}\n"
+                   "  - {batch: 32, kv_len: 8192, backend: gluon, splits: 4, partials: fp8}")
+    barrier, kernel = plan.runners
+    for runner in plan.runners:
+        assert {b.name: b.dtype for b in runner.detail.buffers}["part_o"] == "float8_e4m3fn"
+        assert all(consts(launch)["PART_F16"] is True for launch in runner.launches)
+        assert "fp8 partials" in runner.summary
+    cfg = {**registry.BACKENDS["gluon"].defaults_for("cuda"), "partials": "fp8", "splits": 4}
+    assert not [f for f, _ in gluon.field_rules(cfg, "e4m3fn") if f == "partials"]
+    [(field, why)] = [(f, w) for f, w in gluon.field_rules(cfg, "e4m3fnuz") if f == "partials"]
+    assert "e4m3fn" in why and "fp32, fp16" in why
+
+
 def test_gluon_two_consumers_reach_the_kernel_the_summary_and_the_shared_memory():
     from generator.core.backends import gluon
 
