@@ -508,9 +508,12 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # 2026-12-01, one process each against fp32): b32 kv8192
                     # and b64 kv8192 0.8-1.4 us faster in both runs, b64
                     # kv1024 and b4 kv8192 0.1-1.0, b32 kv1024 and b4 kv1024
-                    # not faster. fp8 (e4m3fn) halves them again, at about
-                    # 3-4% relative rounding of the output (H200, PERF.md,
-                    # 2026-12-02: 0.1-0.5 us faster on all six split shapes).
+                    # not faster. fp8 (e4m3fn) halves them again, at e4m3's
+                    # rounding of every partial, which grows as the splits
+                    # fall (H200, PERF.md, 2026-12-02: 0.1-0.5 us faster on
+                    # all six split shapes; strict error up to 2.8e-2 at
+                    # 16-32 splits and on the kv 8192 shapes, 3.1-3.4e-2, over
+                    # the fp8-P bound, at 2-4 splits of kv 1024).
                     # fp32 stays the default: MXFP4's partials are not
                     # bounded that way.
                     "partials": "fp32",

@@ -110,8 +110,8 @@ KV scale (so at most the fp8 maximum in magnitude: no overflow whatever the
 cache's scale), and the merge multiplies the scale back: half the bytes
 through L2 at the end of every split. fp8 KV only. partials fp8: the same in
 e4m3fn (whose largest value is the fp8 maximum), a quarter of fp32's bytes,
-at the price of e4m3's rounding on every partial (about 3-4% of the output,
-relative, whatever the split count); e4m3fn targets only.
+at the price of e4m3's rounding on every partial (a few percent of the
+output, relative, more with fewer splits); e4m3fn targets only.
 """
 
 from __future__ import annotations
