@@ -511,9 +511,10 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # not faster. fp8 (e4m3fn) halves them again, at e4m3's
                     # rounding of every partial, which grows as the splits
                     # fall (H200, PERF.md, 2026-12-02: 0.1-0.5 us faster on
-                    # all six split shapes; strict error up to 2.8e-2 at
-                    # 16-32 splits and on the kv 8192 shapes, 3.1-3.4e-2, over
-                    # the fp8-P bound, at 2-4 splits of kv 1024).
+                    # all six split shapes; gen check's strict error at most
+                    # 2.8e-2 on b4 kv1024, b4 kv8192, b32 kv8192 and b64
+                    # kv8192, but 3.1-3.4e-2, over the fp8-P bound, on b32
+                    # kv1024 and b64 kv1024, at 4 and 2 splits).
                     # fp32 stays the default: MXFP4's partials are not
                     # bounded that way.
                     "partials": "fp32",
