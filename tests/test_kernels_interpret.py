@@ -153,12 +153,12 @@ def test_gluon_merge_weights_each_split_by_its_log_sum_exp(splits, stored_as):
     part_o[1, 0] = 0.0
     part_lse[:, 2] = float("-inf")
     part_o[:, 2] = 0.0
-    part_f16 = stored_as is not None
-    stored = (part_o / kv_scale).to(stored_as) if part_f16 else part_o
+    part_kv_units = stored_as is not None
+    stored = (part_o / kv_scale).to(stored_as) if part_kv_units else part_o
     out = torch.full((rows, heads, dims), float("nan"), dtype=torch.bfloat16)
     module._mla_gluon_merge[(rows, dims // block_dv)](
         stored, part_lse, out, torch.tensor([kv_scale]), *stored.stride()[:3], *part_lse.stride()[:2],
-        *out.stride()[:2], NUM_HEADS=heads, NUM_SPLITS=splits, BLOCK_DV=block_dv, PDL=False, PART_F16=part_f16)
+        *out.stride()[:2], NUM_HEADS=heads, NUM_SPLITS=splits, BLOCK_DV=block_dv, PDL=False, PART_KV_UNITS=part_kv_units)
     shift = part_lse.amax(0).nan_to_num(neginf=0.0)
     weights = torch.exp2(part_lse - shift)
     expected = (weights[..., None] * part_o).sum(0) / weights.sum(0).clamp_min(1e-30)[..., None]

@@ -357,12 +357,12 @@ def test_gluon_fp16_partials_reach_both_merges_the_buffer_and_the_summary():
     part_o = {r.tag: {b.name: b.dtype for b in r.detail.buffers}.get("part_o") for r in plan.runners}
     assert part_o == {"b4_kv8192": "float16", "b32_kv8192": "float16", "b64_kv8192": "float32",
                       "b256_kv8192": None}
-    assert consts(barrier.launches[0])["PART_F16"] is True and len(barrier.launches) == 1
+    assert consts(barrier.launches[0])["PART_KV_UNITS"] is True and len(barrier.launches) == 1
     # the merge kernel applies the KV scale to fp16 partials
-    assert consts(kernel.launches[0])["PART_F16"] is True and consts(kernel.launches[1])["PART_F16"] is True
-    assert consts(default.launches[1])["PART_F16"] is False and consts(default.launches[0])["PART_F16"] is False
+    assert consts(kernel.launches[0])["PART_KV_UNITS"] is True and consts(kernel.launches[1])["PART_KV_UNITS"] is True
+    assert consts(default.launches[1])["PART_KV_UNITS"] is False and consts(default.launches[0])["PART_KV_UNITS"] is False
     # no partials to store: the field changes nothing
-    assert consts(one_pass.launches[0])["PART_F16"] is False and "partials" not in one_pass.summary
+    assert consts(one_pass.launches[0])["PART_KV_UNITS"] is False and "partials" not in one_pass.summary
     assert "fp16 partials" in barrier.summary and "partials" not in default.summary
 
 
@@ -375,7 +375,7 @@ def test_gluon_fp8_partials_are_e4m3fn_in_kv_scale_units_and_need_an_e4m3fn_targ
     barrier, kernel = plan.runners
     for runner in plan.runners:
         assert {b.name: b.dtype for b in runner.detail.buffers}["part_o"] == "float8_e4m3fn"
-        assert all(consts(launch)["PART_F16"] is True for launch in runner.launches)
+        assert all(consts(launch)["PART_KV_UNITS"] is True for launch in runner.launches)
         assert "fp8 partials" in runner.summary
     cfg = {**registry.BACKENDS["gluon"].defaults_for("cuda"), "partials": "fp8", "splits": 4}
     assert not [f for f, _ in gluon.field_rules(cfg, "e4m3fn") if f == "partials"]

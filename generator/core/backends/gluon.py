@@ -315,7 +315,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
     merge = splits > 1
     barrier = merge and cfg["merge"] == "barrier"
     # (fp16 or fp8 partials: in units of the KV scale, applied by the merge)
-    part_f16 = merge and cfg["partials"] in ("fp16", "fp8")
+    part_kv_units = merge and cfg["partials"] in ("fp16", "fp8")
     pdl = merge and cfg["pdl"] and not barrier
     stem = (f"mla_{runner.tag}_gluon" + ("_mxfp4" if cfg["kv_format"] == "mxfp4" else "")
             + (f"_split{splits}" if merge else ""))
@@ -352,7 +352,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             Const("DV_SPLIT", cfg["dv_split"]),
             Const("MXFP4", cfg["kv_format"] == "mxfp4"),
             Const("CONSUMERS", cfg["consumers"]),
-            Const("PART_F16", part_f16),
+            Const("PART_KV_UNITS", part_kv_units),
             Const("CLAIM_TILES", cfg["claim_tiles"]),
             Const("EARLY_REFILL", cfg["early_refill"]),
             Const("COMPACT_LSE", cfg["compact_lse"]),
@@ -393,7 +393,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
                 Const("NUM_SPLITS", splits),
                 Const("BLOCK_DV", block_dv),
                 Const("PDL", pdl),
-                Const("PART_F16", part_f16),
+                Const("PART_KV_UNITS", part_kv_units),
             ),
             grid=(total_q, KV_LORA // block_dv),
             options=(("num_warps", 4),) + ((("launch_pdl", True),) if pdl else ()),
