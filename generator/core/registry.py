@@ -509,12 +509,13 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     # and b64 kv8192 0.8-1.4 us faster in both runs, b64
                     # kv1024 and b4 kv8192 0.1-1.0, b32 kv1024 and b4 kv1024
                     # not faster. fp8 (e4m3fn) halves them again, at e4m3's
-                    # rounding of every partial, which grows as the splits
-                    # fall (H200, PERF.md, 2026-12-02: 0.1-0.5 us faster on
-                    # all six split shapes; gen check's strict error at most
-                    # 2.8e-2 on b4 kv1024, b4 kv8192, b32 kv8192 and b64
-                    # kv8192, but 3.1-3.4e-2, over the fp8-P bound, on b32
-                    # kv1024 and b64 kv1024, at 4 and 2 splits).
+                    # rounding of every partial, about 2% of the output
+                    # whatever the split count (H200, PERF.md, 2026-12-02:
+                    # 0.1-0.5 us faster on all six split shapes; gen check's
+                    # strict error at most 2.8e-2 on b4 kv1024, b4 kv8192,
+                    # b32 kv8192 and b64 kv8192, but 3.1-3.4e-2, over the
+                    # fp8-P bound, on b32 kv1024 and b64 kv1024, whose P
+                    # rounding already costs 2.0-2.3%).
                     # fp32 stays the default: MXFP4's partials are not
                     # bounded that way.
                     "partials": "fp32",

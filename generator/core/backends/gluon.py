@@ -110,8 +110,9 @@ KV scale (so at most the fp8 maximum in magnitude: no overflow whatever the
 cache's scale), and the merge multiplies the scale back: half the bytes
 through L2 at the end of every split. fp8 KV only. partials fp8: the same in
 e4m3fn (whose largest value is the fp8 maximum), a quarter of fp32's bytes,
-at the price of e4m3's rounding on every partial (a few percent of the
-output, relative, more with fewer splits); e4m3fn targets only.
+at the price of e4m3's rounding on every partial (about 2% of the output,
+relative, whatever the split count: a split's partial is larger than the
+merged output, so its rounding does not average down); e4m3fn targets only.
 """
 
 from __future__ import annotations
@@ -155,6 +156,9 @@ class GluonPlan:
 # the partial outputs' torch dtype per `partials` (the kernels cast to and
 # from the buffer's element type)
 _PART_DTYPE = {"fp32": "float32", "fp16": "float16", "fp8": "float8_e4m3fn"}
+# the partial types held in units of the KV scale (bounded by the fp8
+# maximum, so fp8 KV only), which the merge applies
+_KV_UNIT_PARTIALS = ("fp16", "fp8")
 
 
 def smem_bytes(cfg: Mapping[str, Any]) -> int:
@@ -292,7 +296,7 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
     if cfg["late_fill"] and cfg.get("kv_format") == "mxfp4":
         problems.append(("late_fill", "true: MXFP4 KV decodes each tile as it lands and requests the "
                                       "next itself (allowed with kv_format mxfp4: false)"))
-    if cfg.get("partials") in ("fp16", "fp8") and cfg.get("kv_format") == "mxfp4":
+    if cfg.get("partials") in _KV_UNIT_PARTIALS and cfg.get("kv_format") == "mxfp4":
         problems.append(("partials", f"{cfg['partials']}: MXFP4's partial outputs are not bounded by the fp8 "
                                      "maximum (allowed with kv_format mxfp4: fp32)"))
     used = smem_bytes(cfg)
@@ -314,8 +318,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
     splits = cfg["splits"]
     merge = splits > 1
     barrier = merge and cfg["merge"] == "barrier"
-    # (fp16 or fp8 partials: in units of the KV scale, applied by the merge)
-    part_kv_units = merge and cfg["partials"] in ("fp16", "fp8")
+    part_kv_units = merge and cfg["partials"] in _KV_UNIT_PARTIALS
     pdl = merge and cfg["pdl"] and not barrier
     stem = (f"mla_{runner.tag}_gluon" + ("_mxfp4" if cfg["kv_format"] == "mxfp4" else "")
             + (f"_split{splits}" if merge else ""))
