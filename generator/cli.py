@@ -84,7 +84,6 @@ def main() -> None:
       gen check --spec specs/h200.yaml    correctness on this GPU (or --interpret on a CPU)
       gen bench --spec specs/h200.yaml    leaderboard-style timing with the roofline
       gen tune --spec specs/h200.yaml     search each shape's space, write winners back
-      gen timeline --spec specs/h200.yaml where each gluon program spends a call
     """
 
 
@@ -251,30 +250,6 @@ def tune(spec, shapes, budget, max_minutes, gpus, dry_run, interpret, records_pa
                    plot_path=Path(plot_path) if plot_path else None, build_dir=Path(build_dir))
     for path in _specs(spec):
         run_tune(path, shapes=shapes, dry_run=dry_run, opts=opts)
-
-
-@main.command()
-@click.option("--spec", "spec", multiple=True, type=click.Path(dir_okay=False), help=_SPEC_HELP)
-@click.option("--shapes", multiple=True, metavar="TAG", help="Only these entries. Repeatable.")
-@click.option("--runs", type=click.IntRange(min=1), default=40, show_default=True,
-              help="Timed calls per shape; the table shows medians over them.")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False),
-              help="Write results as JSON (several specs: one file per spec, F.<spec stem>.json).")
-def timeline(spec, shapes, runs, json_path):
-    """Where each program of the gluon kernels spends a call, on this GPU.
-
-    Builds the spec with every gluon attention program stamping the time
-    (%globaltimer) at fixed points: entry, indptrs in, Q in shared memory,
-    first tile's scores, tile loop done, stores issued, merge barrier reached
-    and passed, merge done (and consumers 2's hand-over). Each shape is called
-    as gen bench calls it; per slot, the median program and the latest one,
-    in us after the first program's entry. Never written to build/.
-    """
-    from generator.gpu.timeline import run_timeline
-
-    paths = _specs(spec)
-    for path, json_out in zip(paths, _per_spec("--json", json_path, paths)):
-        run_timeline(path, shapes=shapes, runs=runs, json_path=json_out)
 
 
 @main.command()

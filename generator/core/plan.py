@@ -141,9 +141,6 @@ class Plan:
     templates: tuple[str, ...]
     runners: tuple[Runner, ...]
     fallback: Runner
-    # A timeline build (gen timeline): the gluon kernels also write
-    # %globaltimer stamps at fixed points of every program; never committed.
-    timeline: bool = False
 
     @property
     def all_runners(self) -> tuple[Runner, ...]:

@@ -158,13 +158,11 @@ def plan_runner(spec: Spec, shape: ShapeSpec | None, entry: EntrySpec, interpret
     )
 
 
-def build_plan(spec: Spec, interpret: bool = False, timeline: bool = False) -> Plan:
+def build_plan(spec: Spec, interpret: bool = False) -> Plan:
     """Resolve defaults and derive every value the templates need.
 
     interpret=True plans a build for Triton's CPU interpreter: float32 dot
     operands and an exact fp8 rounding step (docs/contract.md); never committed.
-    timeline=True plans a build whose gluon kernels stamp the time at fixed
-    points of every program (gen timeline); never committed either.
     """
     runners = tuple(plan_runner(spec, s, s, interpret) for s in spec.shapes)
     fallback = plan_runner(spec, None, spec.fallback, interpret)
@@ -190,5 +188,4 @@ def build_plan(spec: Spec, interpret: bool = False, timeline: bool = False) -> P
         templates=templates,
         runners=runners,
         fallback=fallback,
-        timeline=timeline,
     )

@@ -100,8 +100,6 @@ class Backend:
     limits: Callable | None = None
     # Triton's interpreter (or plain torch) can run it on a CPU.
     runs_on_cpu: bool = True
-    # A timeline build's kernels stamp the time at fixed points (gen timeline).
-    timeline_stamps: bool = False
     # `gen check`'s strict bound on ||out - ref|| / ||ref|| against float32
     # math on the operands the runner reads (measurements below).
     strict_bound: float = 1e-2
@@ -251,337 +249,60 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                 template="backends/gluon.py.j2",
                 plan=gluon.plan,
                 platforms=("cuda",),
-                # fp8 x fp8 score wgmmas: Q is quantised with the static scale.
-                # MXFP4 KV is decoded to fp8 in shared memory (per-row exponents
+                # e4m3 x e4m3 score wgmmas: Q is quantised with the static scale.
+                # MXFP4 KV is decoded to e4m3 in shared memory (per-row exponents
                 # applied to the scores and P; generator/core/backends/gluon.py).
                 q_modes=("fp8_static",),
                 kv_formats=("fp8", "mxfp4"),
-                fields=("q_mode", "kv_format", "splits", "num_warps", "num_stages", "v_parts",
-                        "v_buffers", "overlap_scores", "prefetch_v", "v_lookahead", "v_row_pairs", "v_row_swap",
-                        "pv_format", "v_early", "max_registers",
-                        "pdl", "speculate", "tma_tile", "stagger", "lazy_rescale", "late_fill", "q_fill", "dv_split",
-                        "consumers",
-                        "merge", "partials", "claim_tiles", "early_refill", "compact_lse", "merge_poll", "l2_policy",
-                        "reduce_block_dv", "q_absmax",
-                        *_WAIVER_FIELDS),
+                fields=("q_mode", "kv_format", "splits", "num_stages", "consumers", "dv_split", "speculate",
+                        "l2_policy", "early_refill", "v_early", "partials", "q_absmax", *_WAIVER_FIELDS),
+                # What each field does: generator/core/backends/gluon.py. Each
+                # non-default value pays on some committed H200 entry, measured
+                # in one process against the entry without it (PERF.md).
                 defaults={"cuda": MappingProxyType({
                     "q_mode": "fp8_static",
                     "kv_format": "fp8",
-                    # Measured on the H200 (PERF.md, 2026-11-30): 4 warps beat 8 on
-                    # every shape, also at 128 registers with two 8-warp
-                    # programs per SM. A two-tile ring (two programs per SM, each
-                    # a tile ahead) beat the one-tile ring by 9-12% on the four
-                    # large shapes. V^T loaded from the fp8 ring straight into
-                    # the PV wgmma's register operand (v_buffers 0, V in 8
-                    # parts, 85 KB) beat V converted to fp16 in shared memory
-                    # (V in 4 parts) by 9-12% on the same four shapes (b256
-                    # kv8192 384 against 436 us, 74.6% of HBM) and tied on the
-                    # small ones. PDL took about 1 us off the small shapes'
-                    # merge. Overlapped scores and two V buffers never won.
-                    "num_warps": 4,
+                    # two tiles in flight: two programs an SM, each a tile ahead
                     "num_stages": 2,
-                    "v_parts": 8,
-                    "v_buffers": 0,
-                    "overlap_scores": False,
-                    # v_buffers 0: load and convert the first 16 KV rows'
-                    # register operands while the tile's score wgmmas run. 240
-                    # registers against 206; 3-6% slower on the four large
-                    # shapes on the H200 (b256 kv8192 325.8 against 308.6 us).
-                    "prefetch_v": False,
-                    # v_lookahead (v_buffers 0): each 16 KV rows' fp8 bytes
-                    # load from the ring one group ahead of their conversion
-                    # to fp16, so that the conversion under the previous
-                    # group's wgmmas does not wait for its shared-memory
-                    # loads (the largest stall of the consumer's profile;
-                    # about 32 more registers: b64 kv1024's consumers-2
-                    # kernel spills 2). H200 (PERF.md, sixteenth session, one
-                    # process each): b4 kv8192 (V from registers) 0.85 us,
-                    # b64 kv8192 0.3-0.5 and b32 kv8192 0.2-0.5 faster; with
-                    # fp16 partials it made V from registers 1.4 us faster
-                    # than V through shared memory on b32 kv1024, and one
-                    # consumer warpgroup 0.4 us faster than two on b64
-                    # kv1024; b256 kv8192 2.6 us slower, b256 kv1024 tied:
-                    # specs choose per shape.
-                    "v_lookahead": False,
-                    # v_row_pairs (v_buffers 0): V's fp8 bytes of KV rows 2t
-                    # and 2t + 1 paired (two byte permutes a 8 elements)
-                    # before the fp8 -> fp16 conversion, so that every
-                    # converted register is the pair of rows the wgmma
-                    # operand takes, where converting first pairs them with a
-                    # permute a register after (sm90 loop 1,040 -> 970
-                    # instructions on b4 kv8192, outputs bit-identical). H200
-                    # (PERF.md, twenty-second session, two one-process runs,
-                    # every copy): b4 kv8192 0.23-0.3 us, b32 kv8192
-                    # 0.12-0.45, b256 kv1024 0.12-0.18, b32 kv1024 0.1
-                    # faster; b64 kv1024 0.08-0.1 and b256 kv8192 0.9 slower,
-                    # b64 kv8192 tied: specs choose per shape.
-                    "v_row_pairs": False,
-                    # v_row_swap (v_buffers 0): rows 2 and 3 of every 4
-                    # exchanged in V's shared-memory view and in P's store
-                    # (the PV wgmma's K index meets the same KV row in both).
-                    # V's 16-byte operand loads read rows 2t and 2t + 1 in
-                    # lane t of a quadrant: unswapped, a quarter-warp reads
-                    # rows of one parity, which the 64-byte swizzle keeps in
-                    # one half of the bank line, a 2-way conflict on every
-                    # load; swapped in odd lanes, both halves. H200 (PERF.md,
-                    # twenty-fourth session): b256 kv1024's shared bank
-                    # conflicts 1,078,021 -> 30,345 (ncu), outputs
-                    # bit-identical; one process, two copies each: b256
-                    # kv1024 0.4, b32 kv1024 0.2, b64 kv1024 0.2, b32 kv8192
-                    # 0.2, b4 kv8192 0.1 us faster; b64 kv8192 0.2-0.3 and
-                    # b256 kv8192 2.8-4.2 us slower in two runs: specs choose
-                    # per shape.
-                    "v_row_swap": False,
-                    # pv_format (v_buffers 0, fp8 KV): the PV product's
-                    # wgmmas: fp16 (V converted) or fp8 (V as it is, P
-                    # rounded to e4m3: half the wgmmas, 1-2e-2 of relative
-                    # error, gen check's bound for rounded P; generator/core/
-                    # backends/gluon.py). Specs choose per shape.
-                    "pv_format": "fp16",
-                    # v_early (pv_format fp8): each tile's first PV group of
-                    # V rows (the transposed matrix loads) issued before the
-                    # softmax instead of after P's barrier, so that the
-                    # group's wgmmas wait only for their byte permutes.
-                    # H200 (PERF.md, twenty-sixth session, three one-process
-                    # runs): b64 kv1024 0.2-0.3 us faster; b256 kv8192
-                    # 0.25-0.3 slower, the others within noise: specs choose
-                    # per shape.
-                    "v_early": False,
-                    # ptxas's register cap per thread (0: its own choice); 168
-                    # lets three 4-warp programs share an SM.
-                    "max_registers": 0,
-                    # pdl: the merge kernel is a programmatic dependent of the
-                    # attention kernel, which lets it launch from its start.
-                    "pdl": True,
-                    # speculate: Q's loads and the ring's first tiles go out for
-                    # the keyed layout (query row = batch element, segments
-                    # kv_len apart) before the indptr loads land; redone
-                    # where they differ. About 1 us off the split shapes on
-                    # the H200, 0-0.7 us slower on the one-pass b256 shapes
-                    # (PERF.md): specs choose it per shape.
-                    "speculate": False,
-                    # tma_tile: a KV tile's 8 latent chunks in one TMA copy (a
-                    # 3-D descriptor over the (chunks, rows, 64) view), the
-                    # rope chunk in another, instead of nine copies, each of
-                    # which Triton follows with a CTA barrier (SASS loop 897
-                    # -> 775 instructions). H200: b256 kv8192 284.5 against
-                    # 306.2 us, 0.3-2.4% off the other shapes.
-                    "tma_tile": True,
-                    # stagger: each program reads its tiles in an order rotated
-                    # by its batch index, so that programs started together do
-                    # not stream the same offsets of their segments in step.
-                    # H200: b32 kv8192 and b64 kv8192 2.7 / 3.4 us slower, the
-                    # rest within noise (PERF.md).
-                    "stagger": False,
-                    # lazy_rescale: the running max, and with it the rescale of
-                    # the 8 output parts and the row sums, moves only when a
-                    # score passes it by more than 8 (log2 units; P then stays
-                    # below 256, exact in fp16 and fp32 sums): FlashAttention
-                    # 4's trick. P is made with the max as it stands and each
-                    # KV row's "passes" flag goes to shared memory behind P's
-                    # own CTA barrier, so a tile that keeps the max skips the
-                    # cross-warp max (a second barrier), the rescale and P's
-                    # second pass; P is double-buffered. The output and
-                    # log-sum-exp are unchanged. H200 (PERF.md, seventeenth
-                    # session): b64 kv1024 0.6-0.7 us and b32 kv1024 0.25 us
-                    # faster in two one-process runs; b4 kv1024 (one tile)
-                    # 0.1-0.3 us slower; the consumers-2 shapes 0.8-1.1 us
-                    # and b256 kv8192 1.5-2.5 us slower; the rest tied. (The
-                    # first version, which still waited for the tile's
-                    # cross-warp max, was no faster anywhere.)
-                    "lazy_rescale": False,
-                    # late_fill: the prologue requests only each ring's first
-                    # tile; the ring's later stages go out once that tile is
-                    # in, so that every program's first tile arrives sooner
-                    # (its scores start while the rest stream). The tile order
-                    # and the output are unchanged. H200 (PERF.md,
-                    # 2026-12-01): faster in each of three one-process runs
-                    # on b4 kv8192 and b32 kv1024 (0.1-1.5 us), and on b64
-                    # kv1024 (0.2-0.5 us, fifteenth session); mixed or tied
-                    # on the other shapes.
-                    "late_fill": False,
-                    # q_fill (late_fill, consumers 1): the ring's second tile
-                    # goes out as soon as Q is in shared memory, before the
-                    # first tile lands; the later stages once it is in (as
-                    # late_fill). Requested all at once, every program's
-                    # tiles arrive interleaved and each first tile lands late
-                    # in the burst; spaced so, the grid's first tiles come in
-                    # before its second ones. The tile order and the output
-                    # are unchanged. H200 (PERF.md, twenty-third session):
-                    # b4 kv8192 0.3-0.4 us and b32 kv1024 0.1-0.4 us faster
-                    # than late_fill off in two one-process runs, every copy
-                    # (late_fill alone 0.35-0.7 us slower there); b64 kv1024
-                    # and b256 kv1024 tied, b256 kv8192 0.6 us slower.
-                    "q_fill": False,
-                    # dv_split: programs per split, each computing 512 /
-                    # dv_split of the output dims from the same tiles (the
-                    # scores and softmax run in each): with idle SMs, a
-                    # shorter chain per tile and half the partial each. Needs
-                    # V through shared memory (v_buffers 1 or 2) or V from
-                    # registers with pv_format fp8 (each program loads only
-                    # its half's V), and one warpgroup. H200 (PERF.md,
-                    # 2026-12-01): b4 kv1024 (64 programs on 132 SMs)
-                    # 0.24-0.61 us faster on average in three one-process
-                    # runs, outputs bit-identical; 0.8-4.0 us slower (one
-                    # run) on b4 kv8192, b32 kv1024 and b64 kv1024, whose
-                    # grids already cover the SMs (1.2-5.5 us slower on the
-                    # register path too, twenty-sixth session).
-                    "dv_split": 1,
-                    # claim_tiles: the tiles of a row are not split among its
-                    # programs in advance: each warpgroup starts with its
-                    # first ring's worth, then a producer warp per ring claims
-                    # the row's next tile from a counter as the ring frees a
-                    # slot, so that faster consumers take more tiles and the
-                    # row's consumers end together. Needs consumers 2 and
-                    # merge barrier (the counter is reset once the row has
-                    # merged). The output's rounding depends on which
-                    # consumer took which tile. H200 (PERF.md, 2026-12-01,
-                    # eleventh session): b32 kv8192 and b64 kv8192 1.45-2.0
-                    # us faster in two one-process runs; b64 kv1024 0.3 us
-                    # slower (four tiles a warpgroup: little to balance).
-                    "claim_tiles": False,
-                    # early_refill: with V from registers, a ring slot's next
-                    # tile is requested as soon as the slot's last V rows are
-                    # converted (under the tile's third group of PV wgmmas),
-                    # not once the tile is done, so that it lands about half
-                    # a tile sooner. The tile order and the output are
-                    # unchanged. H200 (PERF.md, seventeenth session): b32
-                    # kv1024 and b64 kv1024 0.2-0.25 us faster in two
-                    # one-process runs, every copy; b256 kv8192 1.3 us
-                    # slower; the others tied.
-                    "early_refill": False,
-                    # compact_lse: the barrier merge loads every split's
-                    # log-sum-exps in one 16-byte load a thread and moves them
-                    # to the merge's layout through shared memory, instead of
-                    # each thread loading its heads' values of every split.
-                    # With many splits all of a row's programs pass the
-                    # barrier together and each reads the row's whole
-                    # log-sum-exp block: 4 heads of one split a request, so
-                    # every line of the block is asked for 256 times on b4
-                    # kv8192. H200 (PERF.md, twentieth session): b4 kv8192
-                    # 0.28-0.35 us and b32 kv8192 0.1-0.15 us faster in two
-                    # one-process runs, every copy; b4 kv1024 and b32 kv1024
-                    # tied; b64 kv1024 and b64 kv8192 (two splits) 0.05-0.08
-                    # us slower (one more CTA barrier, nothing to spread).
-                    "compact_lse": False,
-                    # merge_poll: how a program waiting at the barrier merge
-                    # polls its row's counter. "atomic": an acquire atomic
-                    # add of 0 by one thread, its result handed to the others
-                    # through shared memory and a CTA barrier every poll;
-                    # "load": every warp polls with an acquire load
-                    # (ld.acquire.gpu), no read-modify-write queued beside
-                    # the arrivals still to come. H200 (PERF.md,
-                    # twenty-seventh session, three one-process runs): b4
-                    # kv8192 (32 programs a counter) 0.17-0.22 us faster;
-                    # b32 kv1024 and b64 kv1024 0.3-0.36 us slower, the
-                    # others within noise: specs choose per shape.
-                    "merge_poll": "atomic",
-                    # consumers: warpgroups that consume KV tiles. 2: a second
-                    # warpgroup (a warp-specialised partition) takes every other
-                    # tile through its own ring and P, with its own running
-                    # max and output parts, folded into the first's through
-                    # shared memory before the epilogue: two tile chains on
-                    # an SM with one prologue, one partial and one merge share.
-                    # Needs V from registers (v_buffers 0), fp8 KV, no stagger.
-                    # H200 (PERF.md): 1.8-2.5% faster on b32 kv8192, b64 kv1024
-                    # and b64 kv8192 at half the splits, in two runs; 4-9%
-                    # slower on the 4-tile shapes (b4 kv8192, b32 kv1024).
                     "consumers": 1,
-                    # merge: "kernel", a Triton merge kernel after the
-                    # attention kernel (PDL when pdl is set); "barrier", no
-                    # second launch: each split stores its partial, waits at a
-                    # per-row barrier (a global counter) for the other splits,
-                    # then merges 1 / splits of the output dims. Its programs
-                    # wait for one another, so the kernel is a cooperative
-                    # launch: all of them resident at once, or an error.
-                    # H200: barrier 0.5-1.1 us faster on all six split shapes
-                    # (PERF.md); the default stays kernel, which runs any grid
-                    # (a barrier grid must fit the GPU at once: 264 programs
-                    # of 83 KB on an H200).
-                    "merge": "kernel",
-                    # partials: the number type of the splits' partial outputs
-                    # (merged from L2). fp16 halves their stores and the
-                    # merge's loads; they hold the output in units of the KV
-                    # scale (at most the fp8 maximum, far inside fp16's range)
-                    # and the merge applies the scale: about 3e-4 relative
-                    # rounding, against the 1e-2 strict bound. H200 (PERF.md,
-                    # 2026-12-01, one process each against fp32): b32 kv8192
-                    # and b64 kv8192 0.8-1.4 us faster in both runs, b64
-                    # kv1024 and b4 kv8192 0.1-1.0, b32 kv1024 and b4 kv1024
-                    # not faster. fp8 (e4m3fn) halves them again, at e4m3's
-                    # rounding of every partial, about 2% of the output
-                    # whatever the split count (H200, PERF.md, 2026-12-02:
-                    # 0.1-0.5 us faster on all six split shapes; gen check's
-                    # strict error at most 2.8e-2 on b4 kv1024, b4 kv8192,
-                    # b32 kv8192 and b64 kv8192, but 3.1-3.4e-2, over the
-                    # fp8-P bound, on b32 kv1024 and b64 kv1024, whose P
-                    # rounding already costs 2.0-2.3%).
-                    # fp32 stays the default: MXFP4's partials are not
-                    # bounded that way.
-                    "partials": "fp32",
-                    # l2_policy: the L2 cache policy the KV tiles' TMA loads
-                    # carry (createpolicy.fractional, whole share): "none"
-                    # (no hint), "evict_first" or "evict_last". Under the
-                    # benchmark's L2 clear every line read first evicts one
-                    # of the clear's modified lines. H200 (PERF.md,
-                    # 2026-12-01, thirteenth session; one process each,
-                    # medians): evict_first 0.8-2.2 us faster on b32 kv8192,
-                    # b64 kv1024 and b256 kv1024 but 3-20 us slower on b64
-                    # kv8192 and b256 kv8192 (ncu: it keeps 15-20 MB of the
-                    # clear's lines from being written back); evict_last
-                    # 0.4-1.0 us faster on b64 kv8192 in three runs, 0-1.3
-                    # on the mid shapes, b256 kv8192 both ways; an explicit
-                    # evict_normal hint slower everywhere. Specs choose per
-                    # shape.
+                    "dv_split": 1,
+                    "speculate": False,
                     "l2_policy": "none",
-                    "reduce_block_dv": 128,
+                    "early_refill": False,
+                    "v_early": False,
+                    # MXFP4's partials are not bounded by the fp8 maximum: fp32
+                    # is the one type every KV format takes.
+                    "partials": "fp32",
                     "q_absmax": 6.0,
                 })},
                 required=("splits",),
-                # The pipeline's shape (gen tune tries the current entry, then
-                # each one-field change, then the product in this order: the
-                # first run of 2026-11-30 ran out of time before the winner,
-                # two stages with V in 4 parts, when overlap came first);
-                # splits, warps and the merge width were settled by hand in
-                # PERF.md's runs: give an entry a `tune:` to revisit them.
-                # v_lookahead moved four shapes by 0.3-1.4 us (sixteenth
-                # session); with V through shared memory the spec stage
-                # rejects it, as it rejects overlap with a one-tile ring.
+                # gen tune's space for an entry without a `tune:` of its own:
+                # the ring's depth and the two tile-timing switches.
                 search_space={
                     "num_stages": (2, 1, 3),
-                    "v_parts": (8, 4, 2),
-                    "v_buffers": (0, 1, 2),
-                    "overlap_scores": (False, True),
-                    "v_lookahead": (False, True),
+                    "early_refill": (False, True),
+                    "v_early": (False, True),
                 },
                 choices={
-                    "merge": ("kernel", "barrier"),
                     "partials": ("fp32", "fp16", "fp8"),
                     "l2_policy": ("none", "evict_first", "evict_last"),
-                    "merge_poll": ("atomic", "load"),
-                    "pv_format": ("fp16", "fp8"),
-                    "num_warps": (4, 8),
-                    # The KV ring (36 KB a stage) and V in fp16 (64 KB / v_parts
-                    # per buffer; v_buffers 0: none, V feeds the wgmma from
-                    # registers) must fit the 227 KB a program may have.
+                    # The KV ring (36 KB a stage) must fit the 227 KB a program may have.
                     "num_stages": (1, 2, 3, 4),
-                    "v_parts": (1, 2, 4, 8),
-                    "v_buffers": (0, 1, 2),
                     "consumers": (1, 2),
                     "dv_split": (1, 2),
                 },
                 field_rules=gluon.field_rules,
-                stdlib=("functools",),
+                # functools: the buffers' cache; weakref: the KV descriptors' cache
+                stdlib=("functools", "weakref"),
                 # One query token and 16 heads: the wgmma N the kernel is laid out for.
                 max_q_seq_len=1,
                 heads_multiple=16,
                 max_num_heads=16,
                 # Gluon has no interpreter: only a Hopper GPU runs it.
                 runs_on_cpu=False,
-                timeline_stamps=True,
-                # Measured on the H200: 1.2e-3 to 1.8e-3 against float32 math on
-                # the same fp8 operands (uneven and empty segments included).
-                strict_bound=1e-2,
+                # Every gluon runner rounds P to e4m3 (gen check holds it to
+                # STRICT_BOUND_PV_FP8, see plan.p_fp8).
+                strict_bound=STRICT_BOUND_PV_FP8,
             ),
             Backend(
                 name="aiter",

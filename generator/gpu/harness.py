@@ -50,16 +50,15 @@ def import_submission(source: str, folder: str | Path | None = None) -> ModuleTy
 
 
 def build_module(spec: Spec | str | Path, interpret: bool = False,
-                 folder: str | Path | None = None, timeline: bool = False) -> tuple[Plan, ModuleType]:
+                 folder: str | Path | None = None) -> tuple[Plan, ModuleType]:
     """The one way from a spec (a path or a validated Spec) to a live module:
     load and validate, plan, render, then import as `submission` beside `task`.
 
     interpret=True builds for Triton's CPU interpreter (set TRITON_INTERPRET=1
-    before triton is first imported); timeline=True, the gluon kernels with
-    their time stamps (gen timeline)."""
+    before triton is first imported)."""
     if not isinstance(spec, Spec):
         spec = load_spec(spec)
-    plan = build_plan(spec, interpret=interpret, timeline=timeline)
+    plan = build_plan(spec, interpret=interpret)
     return plan, import_submission(render(plan, spec), folder)
 
 
