@@ -55,7 +55,7 @@ from typing import Any, Mapping
 
 from generator.core.contract import FP8_MAX, KV_LORA, QK_DIM
 from generator.core.occupancy import SM90_SMEM_PER_BLOCK as SMEM_PER_PROGRAM
-from generator.core.plan import BackendPlan, Buffer, Const, Launch, RunnerInput
+from generator.core.plan import BackendPlan, Const, Launch, RunnerInput
 
 # KV rows per tile: the M of the score wgmma (64 per warpgroup).
 BLOCK_N = 64
@@ -79,9 +79,11 @@ _MX_ARGS = ("mx_tables", "kv_scale.stride(0)", "kv_scale.stride(1)", "kv.shape[0
 @dataclass(frozen=True)
 class GluonPlan:
     splits: int
-    # the output, and with splits: the partials, their log-sum-exps and the
-    # rows' arrival counters
-    buffers: tuple[Buffer, ...]
+    # the buffers the runner asks for (_mla_gluon_buffers): its query rows, the
+    # partials' torch dtype (None without splits) and the names they go by
+    rows: int
+    part_dtype: str | None
+    buffer_names: tuple[str, ...]
     # KV read as MXFP4 (packed e2m1 + e8m0 block scales), decoded per tile
     mxfp4: bool
     # the L2 cache policy of the KV tiles' TMA loads ("" for none)
@@ -182,23 +184,14 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
         # cannot start.
         options=(("num_warps", 4),) + ((("launch_cooperative_grid", True),) if merge else ()),
     )
-    out = Buffer("out", (total_q, num_heads, KV_LORA), "bfloat16")
-    buffers: tuple[Buffer, ...] = (out,)
-    if merge:
-        buffers += (
-            Buffer("part_o", (total_q, splits, num_heads, KV_LORA), _PART_DTYPE[cfg["partials"]]),
-            Buffer("part_lse", (total_q, splits, num_heads), "float32"),
-            # arrivals per batch element, counted up for ever (int64: no
-            # reset, no wrap); zero when made
-            Buffer("counters", (batch,), "int64", zeroed=True),
-        )
     split_params = _SPLIT_PARAMS if merge else ()
     doc = ("Each KV split's partial output, merged by the splits themselves once all have arrived."
            if merge else "Attention over the whole KV segment, straight to the output.")
     return BackendPlan(
         launches=(attend,),
         detail=GluonPlan(
-            splits=splits, buffers=buffers, mxfp4=mxfp4, l2_policy=l2_policy,
+            splits=splits, rows=total_q, part_dtype=_PART_DTYPE[cfg["partials"]] if merge else None,
+            buffer_names=("out",) + (_SPLIT_ARGS if merge else ()), mxfp4=mxfp4, l2_policy=l2_policy,
             params=_PARAMS + split_params + (_MX_PARAMS if mxfp4 else ()) + ("q_scale",),
             body_args=_PARAMS + (split_params or ("OUT",) * len(_SPLIT_PARAMS)),
             mx_args=_MX_PARAMS,
