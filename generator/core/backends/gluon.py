@@ -36,7 +36,8 @@ The spec fields, and what each changes in the kernel (its constexpr):
   fp16 rounds about 3e-4 of the output, e4m3 about 2% (its relative precision
   is the same at any scale, and a split's partial is larger than the merged
   output by about the square root of the splits, so it does not average down).
-- q_absmax: Q's static fp8 scale (q_absmax / 448), passed at launch.
+- q_absmax: Q's static fp8 scale (q_absmax / 448), passed at launch (as its
+  inverse, and times the scores' scale).
 - kv_format mxfp4: each packed tile (288 bytes a row) is decoded into one e4m3
   tile before its scores, each 32-element block scaled by 2^-k (k its
   exponent's distance below its row's largest), the rows' largest exponents
@@ -53,13 +54,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from generator.core.contract import FP8_MAX, KV_LORA, QK_DIM
+from generator.core.contract import FP8_MAX, KV_LORA, QK_DIM, SM_SCALE
 from generator.core.occupancy import SM90_SMEM_PER_BLOCK as SMEM_PER_PROGRAM
 from generator.core.plan import BackendPlan, Const, Launch, RunnerInput
 
 # KV rows per tile: the M of the score wgmma (64 per warpgroup).
 BLOCK_N = 64
 HEADS = 16
+# exp(x) = exp2(x * LOG2E): the kernels' softmax is in base 2
+_LOG2E = 1.4426950408889634
 
 # the partial outputs' torch dtype per `partials` (the kernel casts to and
 # from the buffer's element type)
@@ -84,6 +87,10 @@ class GluonPlan:
     rows: int
     part_dtype: str | None
     buffer_names: tuple[str, ...]
+    # Q's static scale as the kernel takes it: its inverse (Q's quantisation
+    # multiplies) and times the scores' scale (sm_scale, in log2 units)
+    q_inv: float
+    q_qk: float
     # KV read as MXFP4 (packed e2m1 + e8m0 block scales), decoded per tile
     mxfp4: bool
     # the L2 cache policy of the KV tiles' TMA loads ("" for none)
@@ -192,7 +199,8 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
         detail=GluonPlan(
             splits=splits, rows=total_q, part_dtype=_PART_DTYPE[cfg["partials"]] if merge else None,
             buffer_names=("out",) + (_SPLIT_ARGS if merge else ()), mxfp4=mxfp4, l2_policy=l2_policy,
-            params=_PARAMS + split_params + (_MX_PARAMS if mxfp4 else ()) + ("q_scale",),
+            q_inv=1.0 / q_scale, q_qk=SM_SCALE * _LOG2E * q_scale,
+            params=_PARAMS + split_params + (_MX_PARAMS if mxfp4 else ()) + ("q_inv", "q_qk"),
             body_args=_PARAMS + (split_params or ("OUT",) * len(_SPLIT_PARAMS)),
             mx_args=_MX_PARAMS,
             launch_args=_ARGS + (_SPLIT_ARGS if merge else ()) + (_MX_ARGS if mxfp4 else ()),
