@@ -134,6 +134,8 @@ def render_outputs(spec_paths: list[Path], build_dir: Path = BUILD_DIR) -> list[
         seen[key] = spec.path
         try:
             source = render(build_plan(spec), spec)
+        except UserError:
+            raise
         except GenError as exc:
             raise GenError(f"{spec.path}: {exc}") from None
         outputs.append(Output(spec.path, path, source, dest, where, Path(spec_path)))
@@ -178,6 +180,13 @@ def write_outputs(outputs: list[Output]) -> list[Output]:
     file beside its destination (which proves each folder writable and each
     destination a file), and only then are they renamed over their targets."""
     written = [o for o in outputs if o.stale]
+    # The last gate: the bytes written must run as the text reads (no source
+    # encoding declared in their first lines; the same program compiled from
+    # bytes as parsed from text), whatever produced the source.
+    for o in written:
+        problem = safety.source_bytes_problem(o.source)
+        if problem:
+            raise UserError(o.problem(f"refusing to write {o.shown}: {problem}"))
     staged: list[tuple[Output, Path]] = []
     try:
         for o in written:

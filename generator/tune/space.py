@@ -71,12 +71,13 @@ def _show(value) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def space_for(shape: ShapeSpec, index: int, tag: str) -> Space:
-    """The shape's space: its `tune:` entry if it has one, else its backend's registry space."""
+def space_for(shape: ShapeSpec, index: int, tag: str, platform: str) -> Space:
+    """The shape's space: its `tune:` entry if it has one, else its backend's
+    registry space on the target's platform, for the shape."""
     if shape.tune is not None:
         return Space(index, tag, tuple((k, tuple(v)) for k, v in shape.tune.items()),
                      "the entry's tune:")
-    space = registry.BACKENDS[shape.backend].search_space
+    space = registry.BACKENDS[shape.backend].space_for(platform, shape.num_heads, shape.kv_len)
     return Space(index, tag, tuple((k, tuple(v)) for k, v in space.items()),
                  f"registry search_space of {shape.backend}")
 
