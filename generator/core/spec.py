@@ -233,28 +233,36 @@ class _Shell(_Strict):
 
 
 def _typed_parts(file: str, doc: Any, plain: dict) -> tuple[
-        TargetSpec | None, list[tuple[int, ShapeSpec]], EntrySpec | None, list[SpecIssue]]:
+        TargetSpec | None, list[tuple[int, EntrySpec]], EntrySpec | None, dict[tuple, set],
+        list[SpecIssue]]:
     """Each part of the spec through its pydantic model, every type problem and
     unknown key reported: (target or None, the shapes that typed with their
-    index, fallback or None, issues). A part with a problem is typed again
-    without the fields at fault, so that the rules still judge the rest of it;
-    a part missing a required field is left out (None)."""
+    index, fallback or None, the fields left out per part, issues). A part
+    with a problem is typed again without the fields at fault, so that the
+    rules still judge the rest of it; a part missing a required field is left
+    out (None), except a shape whose key (batch, kv_len, ...) is at fault: its
+    entry is still judged, as an EntrySpec."""
     issues: list[SpecIssue] = []
+    left_out: dict[tuple, set] = {}
 
-    def typed(model, data: Any, loc: tuple):
+    def quiet(model, data: dict):
         try:
             return model.model_validate(data)
+        except ValidationError:
+            return None
+
+    def typed(model, data: Any, loc: tuple) -> tuple[Any, set]:
+        try:
+            return model.model_validate(data), set()
         except ValidationError as exc:
             errors = exc.errors()
         issues.extend(_pydantic_issue(file, doc, {**e, "loc": loc + tuple(e["loc"])})
                       for e in errors)
         if not isinstance(data, dict):
-            return None
+            return None, set()
         at_fault = {e["loc"][0] for e in errors if e["loc"]}
-        try:
-            return model.model_validate({k: v for k, v in data.items() if k not in at_fault})
-        except ValidationError:
-            return None
+        left_out[loc] = at_fault & data.keys()
+        return quiet(model, {k: v for k, v in data.items() if k not in at_fault}), at_fault
 
     at_fault: set = set()
     try:
@@ -263,11 +271,17 @@ def _typed_parts(file: str, doc: Any, plain: dict) -> tuple[
         issues.extend(_pydantic_issue(file, doc, e) for e in exc.errors())
         at_fault = {e["loc"][0] for e in exc.errors()}
     good = {k: v for k, v in plain.items() if k in _Shell.model_fields and k not in at_fault}
-    target = typed(TargetSpec, good["target"], ("target",)) if "target" in good else None
-    shapes = [(i, shape) for i, item in enumerate(good.get("shapes", []))
-              if (shape := typed(ShapeSpec, item, ("shapes", i))) is not None]
-    fallback = typed(EntrySpec, good["fallback"], ("fallback",)) if "fallback" in good else None
-    return target, shapes, fallback, issues
+    target = typed(TargetSpec, good["target"], ("target",))[0] if "target" in good else None
+    shapes = []
+    for i, item in enumerate(good.get("shapes", [])):
+        shape, bad = typed(ShapeSpec, item, ("shapes", i))
+        if shape is None and isinstance(item, dict):
+            shape = quiet(EntrySpec, {k: v for k, v in item.items()
+                                      if k in EntrySpec.model_fields and k not in bad})
+        if shape is not None:
+            shapes.append((i, shape))
+    fallback = typed(EntrySpec, good["fallback"], ("fallback",))[0] if "fallback" in good else None
+    return target, shapes, fallback, left_out, issues
 
 
 # --------------------------------------------------------------------------
@@ -299,11 +313,11 @@ def parse_spec(text: str, path: str) -> Spec:
         plain = safety.plain_bounded(doc, non_text)
     except safety.LimitExceeded as exc:
         raise SpecError([SpecIssue(path, exc.line, "", f"spec too large: {exc}")]) from None
-    target, shapes, fallback, issues = _typed_parts(path, doc, plain)
+    target, shapes, fallback, left_out, issues = _typed_parts(path, doc, plain)
     issues += [_non_text_key_issue(path, doc, loc) for loc in non_text]
     annotations = {name: f.annotation for name, f in EntrySpec.model_fields.items()}
     checker = Checker(target, shapes, fallback, annotations,
-                      lambda loc: _line_of(doc, loc, key_line=False))
+                      lambda loc: _line_of(doc, loc, key_line=False), left_out)
     issues += [SpecIssue(path, _line_of(doc, p.loc, p.key_line), _path(p.loc), p.message)
                for p in checker.run()]
     if issues:

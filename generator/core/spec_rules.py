@@ -143,21 +143,28 @@ class Checker:
     """Runs every rule over the parts of a spec that typed: target (or None),
     shapes as (index, ShapeSpec) pairs, fallback (or None). `annotations`:
     an entry's field -> its type (to judge `tune:` values); `line_of`: the
-    line of a location (a message may name another entry's line)."""
+    line of a location (a message may name another entry's line); `left_out`:
+    per part's location, the fields whose own problem (a wrong type) is
+    reported already: they are not required again, and the rules on
+    combinations skip that entry (they would judge a default in their place)."""
 
     def __init__(self, target, shapes: list[tuple[int, Any]], fallback,
-                 annotations: Mapping[str, Any], line_of: Callable[[tuple], int | None]):
+                 annotations: Mapping[str, Any], line_of: Callable[[tuple], int | None],
+                 left_out: Mapping[tuple, set] | None = None):
         self.t, self.shapes, self.fallback = target, shapes, fallback
         self.annotations, self.line_of = annotations, line_of
+        self.left_out = left_out or {}
         self.problems: list[Problem] = []
 
     def add(self, loc: tuple, msg: str, key_line: bool = False) -> None:
         self.problems.append(Problem(loc, msg, key_line))
 
     def run(self) -> list[Problem]:
-        for i, shape in self.shapes:
+        # (a shape whose key did not type comes as its entry alone)
+        keyed = [(i, s) for i, s in self.shapes if hasattr(s, "key")]
+        for i, shape in keyed:
             self.shape_key(("shapes", i), shape)
-        self.duplicates()
+        self.duplicates(keyed)
         if self.t is None:
             # Which backends exist here, their defaults and limits: all depend
             # on the target, whose own problems are reported.
@@ -165,7 +172,8 @@ class Checker:
         self.target()
         available = self.available_backends()
         for i, shape in self.shapes:
-            self.entry(("shapes", i), shape, available, shape=shape)
+            self.entry(("shapes", i), shape, available,
+                       shape=shape if hasattr(shape, "key") else None)
         if self.fallback is not None:
             self.entry(("fallback",), self.fallback, available, fallback=True)
         return self.problems
@@ -291,18 +299,21 @@ class Checker:
             if problem:
                 self.add(loc + (field,), problem)
                 bad.add(field)
+        left_out = self.left_out.get(loc, set())
         for field in backend.required:
-            if field not in values:
+            if field not in values and field not in left_out:
                 self.add(loc, f"{field} is required by backend {name!r}")
         cfg = {**backend.defaults_for(platform, fallback), **values}
-        if backend.field_rules is not None:
+        whole = not left_out & set(backend.fields)
+        if backend.field_rules is not None and whole:
             for field, msg in backend.field_rules(cfg, self.t.fp8_format):
                 self.add(loc + (field,), msg)
         # (a value refused above is not judged again through its size)
-        if backend.shared_floor is not None and not bad & {"num_stages", "block_n", "kv_format"}:
+        if (backend.shared_floor is not None and whole
+                and not bad & {"num_stages", "block_n", "kv_format"}):
             self.shared_memory(loc, backend, cfg)
         if shape is not None:
-            self.shape_limits(loc, shape, backend, values, cfg)
+            self.shape_limits(loc, shape, backend, values, cfg, whole)
             if shape.tune is not None:
                 self.tune_space(loc + ("tune",), shape, available)
 
@@ -355,7 +366,7 @@ class Checker:
                 if all(problems):
                     self.add(loc + (field, i), problems[0])
 
-    def shape_limits(self, loc, shape, backend, values, cfg) -> None:
+    def shape_limits(self, loc, shape, backend, values, cfg, whole: bool) -> None:
         if backend.max_q_seq_len is not None and shape.q_seq_len > backend.max_q_seq_len:
             self.add(loc + ("q_seq_len",), f"{shape.q_seq_len} is more than backend "
                      f"{backend.name!r} handles (at most {backend.max_q_seq_len})")
@@ -370,13 +381,13 @@ class Checker:
         elif backend.max_num_heads is not None and shape.num_heads > backend.max_num_heads:
             self.add(loc + ("num_heads",), f"{shape.num_heads} is more than backend "
                      f"{backend.name!r} handles (at most {backend.max_num_heads})")
-        if backend.limits is not None:
+        if backend.limits is not None and whole:
             for field, msg in backend.limits(shape.num_heads, shape.kv_len, cfg):
                 self.add(loc + (field,), msg)
 
-    def duplicates(self) -> None:
+    def duplicates(self, keyed) -> None:
         seen: dict[tuple, int] = {}
-        for i, shape in self.shapes:
+        for i, shape in keyed:
             if shape.key in seen:
                 first = seen[shape.key]
                 self.add(("shapes", i), f"duplicate shape (batch {shape.batch}, kv_len "
