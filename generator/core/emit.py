@@ -45,11 +45,14 @@ class Output:
     def _read(self) -> tuple[str | None, bool]:
         """(text on disk or None when absent, whether it was not valid UTF-8)."""
         try:
-            data = self.target.read_bytes()
+            data = safety.read_regular_file(self.target)
         except FileNotFoundError:
             return None, False
         except IsADirectoryError:
             raise UserError(self.problem(f"cannot read {self.shown}: it is a folder")) from None
+        except safety.NotRegularFile as exc:
+            raise UserError(self.problem(f"cannot read {self.shown}: {exc.strerror} "
+                                         "(remove it)")) from None
         except OSError as exc:
             raise UserError(self.problem(f"cannot read {self.shown}: {_reason(exc)}")) from None
         try:

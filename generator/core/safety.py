@@ -30,8 +30,11 @@ place:
 from __future__ import annotations
 
 import ast
+import errno
 import io
+import os
 import re
+import stat
 import tokenize
 from pathlib import Path
 from typing import Any
@@ -165,11 +168,40 @@ def plain_bounded(node: Any, non_text_keys: list[tuple] | None = None) -> Any:
     return walk(node, 0, 1, ())
 
 
+class NotRegularFile(OSError):
+    """A path that names a FIFO, a socket or a device, where a file is expected."""
+
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"),
+          (stat.S_ISBLK, "a device"))
+
+
+def read_regular_file(path: Path, limit: int | None = None) -> bytes:
+    """The bytes of a regular file (at most `limit` + 1 of them when given).
+
+    Never blocks: the file is opened without waiting (a FIFO would wait for a
+    writer forever) and its kind is checked on the open descriptor. Raises
+    FileNotFoundError, IsADirectoryError, NotRegularFile, or OSError (a loop
+    of symbolic links: ELOOP)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "is a folder", str(path))
+        if not stat.S_ISREG(mode):
+            kind = next((what for test, what in _KINDS if test(mode)), "not a regular file")
+            raise NotRegularFile(errno.EINVAL, f"it is {kind}, not a regular file", str(path))
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return f.read() if limit is None else f.read(limit + 1)
+    finally:
+        os.close(fd)
+
+
 def read_spec_bytes(path: Path) -> bytes:
     """The file's bytes; raises ValueError when it exceeds MAX_SPEC_BYTES
-    (read at most one byte more than the bound, whatever the file's size)."""
-    with open(path, "rb") as f:
-        data = f.read(MAX_SPEC_BYTES + 1)
+    (read at most one byte more than the bound, whatever the file's size),
+    OSError as read_regular_file does."""
+    data = read_regular_file(path, MAX_SPEC_BYTES)
     if len(data) > MAX_SPEC_BYTES:
         raise ValueError(f"larger than {MAX_SPEC_BYTES // 1024} KiB (a spec is a few kB)")
     return data
@@ -221,9 +253,18 @@ def docstring(text: str) -> str:
 
 def output_path(build_dir: Path, name: str) -> Path:
     """build_dir/name/submission.py, resolved (symlinks followed); raises
-    ValueError when the resolved path is not inside the resolved build folder."""
-    root = build_dir.resolve()
-    path = (build_dir / name / "submission.py").resolve()
+    ValueError when the resolved path is not inside the resolved build folder,
+    or when resolving it meets a loop of symbolic links."""
+    given = build_dir / name / "submission.py"
+    try:
+        root = build_dir.resolve()
+        path = given.resolve()
+    except (RuntimeError, OSError) as exc:
+        # Python before 3.13 raises RuntimeError on a loop, 3.13 OSError (ELOOP)
+        if isinstance(exc, OSError) and exc.errno != errno.ELOOP:
+            raise
+        raise ValueError(f"{printable(given.as_posix())} goes through a loop of symbolic links "
+                         "(remove the link)") from None
     if not path.is_relative_to(root) or path.parent == root:
         raise ValueError(f"{path} is outside the build folder {root}")
     return path
