@@ -11,6 +11,7 @@ import pytest
 from generator.errors import SpecError
 from generator.core.planner import build_plan
 from generator.core.render import render
+from generator.core import safety
 from generator.core.safety import comment, docstring, py_str
 from generator.core.spec import parse_spec
 
@@ -62,6 +63,9 @@ BENIGN_SOURCE = source(spec_text())
 
 def assert_same_program(src: str) -> None:
     assert statements(src) == statements(BENIGN_SOURCE)
+    # ... and the file's bytes are that program too (no source encoding
+    # declared in its first lines: tests/test_source_encoding.py)
+    assert safety.source_bytes_problem(src) is None
     # Same physical lines (nothing split one), nothing Python or a viewer
     # would read as a line break or refuse.
     assert src.count("\n") == BENIGN_SOURCE.count("\n")
