@@ -95,3 +95,19 @@ def test_aiter_space_is_trimmed_to_what_each_shape_runs():
     # 32 heads: aiter's non-persistent fp8 kernels take 16 heads only
     assert aiter.space_for("rocm", 32, 1024)["persistent"] == (True,)
     assert aiter.space_for("rocm", 32, 1024)["splits"] == (1, 2, 4, 8, 16, 32)
+
+
+def test_a_hip_option_equal_to_the_targets_is_left_unset_in_a_candidate():
+    """The target's triton_options are what an entry inherits: a candidate
+    setting the same value is the current kernel again, not a new one."""
+    from conftest import ROOT
+    from generator.core.spec import load_spec
+    from generator.tune.space import candidates, space_for
+
+    spec = load_spec(ROOT / "specs/mi355x.yaml")
+    index, shape = next((i, s) for i, s in enumerate(spec.shapes) if s.backend == "triton_single")
+    space = space_for(shape, index, "x", "rocm", spec.target.triton_options)
+    got = list(candidates(shape, space, "rocm"))
+    assert len(got) == space.size  # every point once: its current values are all on the axes
+    inherited = spec.target.triton_options["waves_per_eu"]
+    assert not any(dict(c.fields).get("waves_per_eu") == inherited for c in got)

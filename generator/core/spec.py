@@ -211,16 +211,18 @@ def _pydantic_issue(file: str, doc: Any, err: dict) -> SpecIssue:
     return SpecIssue(file, line, _path(loc), msg)
 
 
-_NON_TEXT = {bool: "a boolean", int: "an integer", float: "a number", type(None): "null"}
+_NON_TEXT = {bool: "a boolean", int: "an integer", float: "a number", type(None): "a null"}
 
 
 def _non_text_key_issue(file: str, doc: Any, loc: tuple) -> SpecIssue:
     """A mapping key YAML read as something other than text (`true`, `1`)."""
     key = loc[-1]
-    shown = {True: "true", False: "false", None: "null"}.get(key, key) if not isinstance(
-        key, (int, float)) or isinstance(key, bool) else key
+    if key is None or isinstance(key, bool):
+        shown = {True: "true", False: "false", None: "null"}[key]
+    else:
+        shown = safety.printable(str(key))
     what = _NON_TEXT.get(type(key), f"a {type(key).__name__}")
-    return SpecIssue(file, _line_of(doc, loc, key_line=True), _path(loc[:-1] + (str(shown),)),
+    return SpecIssue(file, _line_of(doc, loc, key_line=True), _path(loc[:-1] + (shown,)),
                      f"the key {shown} is {what} to YAML, not text (quote it: \"{shown}\")")
 
 
