@@ -237,17 +237,18 @@ _TRITON_SPACE = {
     "mma_m": ("heads", "kv"),
     "v_reload": (True, False),
 }
-# The HIP launch options worth trying on a rocm target. waves_per_eu: 0 (the
-# compiler's choice), 1 (a wave owns its SIMD's 512 registers) or 2 (two waves
-# share them: the MLA tiles fit 256 only at small block_n, which is where two
-# waves hide each other's loads; 3 or more leave 170 registers or fewer, and
-# these kernels spill there). matrix_instr_nonkdim: MFMA 16x16 or 32x32
-# (0 leaves the choice to the compiler, which picks one of them). kpack is not
-# tried: Triton (3.6 on) overrides it to 1 on gfx950, the MI355X, so its
-# candidates would be the same kernel twice; an entry tuned for gfx942 may list
-# it under `tune:`.
+# The HIP launch options worth trying on a rocm target (compiled for gfx950
+# with triton 3.6, gen resources, block_n 16, 4 warps, 2 stages). waves_per_eu
+# 1 (a wave may take its SIMD's 512 registers: 262 taken) or 2 (two waves
+# share them: 230, no spill, one wave's loads under the other's MFMAs); 0 (no
+# hint) compiled to the same kernel as 1, and 3 or more leave 170 registers or
+# fewer, below what these tiles take. matrix_instr_nonkdim 16 or 32: 32x32
+# MFMAs compile (120 of them) but spilled 116 registers at waves_per_eu 2,
+# which the resource gate rejects. kpack is not tried: Triton (3.6 on) sets it
+# to 1 on gfx950, the MI355X, so its candidates would be one kernel twice; an
+# entry tuned for gfx942 may list it under `tune:`.
 _TRITON_HIP_SPACE = MappingProxyType({"rocm": MappingProxyType({
-    "waves_per_eu": (0, 1, 2),
+    "waves_per_eu": (1, 2),
     "matrix_instr_nonkdim": (16, 32),
 })})
 # What both Triton backends share: one template, one plan function (split or not).

@@ -64,10 +64,11 @@ _KV_TILE_ROW_BYTES = {"fp8": QK_DIM, "bf16": QK_DIM * 2, "mxfp4": QK_DIM // 2}
 def shared_floor(cfg: Mapping[str, Any]) -> int:
     """Shared memory (LDS) the attention kernel needs at least: Triton's software
     pipeline keeps num_stages - 1 KV tiles (block_n rows of the KV format) in
-    flight in shared memory. A floor, not the total: compiled with triton 3.6
-    (tests/test_occupancy.py), sm90 adds 15-192 KB and gfx950 0-96 KB of
-    operand buffers on top, and the resource report (gen resources) gives the
-    compiler's own figure."""
+    flight in shared memory. A floor, not the total: the kernels triton 3.6
+    compiled for sm90 and gfx950 (tests/test_occupancy.py) used from 0 to
+    0.9 MB more (operand buffers; most with larger tiles), so a tile above the
+    floor is refused here and one that passes may still not fit, which the
+    resource report (gen resources, the compiler's own figure) fails."""
     return (cfg["num_stages"] - 1) * cfg["block_n"] * _KV_TILE_ROW_BYTES[cfg["kv_format"]]
 
 
