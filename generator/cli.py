@@ -272,9 +272,10 @@ def resources(spec, build_dir, write, check_only, json_path, any_triton, jobs):
     needed) and report registers, spills, local/scratch and shared/LDS bytes,
     occupancy, MMAs and (sm90) whether ptxas serialised the wgmmas.
 
-    Exit code 1 when a keyed runner's kernel spills without its entry's
-    `allow_spills: <reason>`, or has serialised wgmmas without its entry's
-    `allow_serialized_wgmma: <reason>`, or (--check) when a resources.json is stale.
+    Exit code 1 when a kernel fits no SM (CU) at all, when a keyed runner's
+    kernel spills without its entry's `allow_spills: <reason>`, or has
+    serialised wgmmas without its entry's `allow_serialized_wgmma: <reason>`,
+    when a compile fails, or (--check) when a resources.json is stale.
     Needs torch and the Triton version the specs name (`make resources`).
     """
     import json

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -156,6 +157,64 @@ def test_output_path_that_is_a_folder_is_a_user_error_for_check_too(project):
     assert code == 2
     assert one_error_line(out) == \
         "error: specs/a.yaml:1: target.name: cannot read build/a/submission.py: it is a folder"
+
+
+# -- loops of links and FIFOs under build/ ------------------------------------
+
+
+def gen_in_a_process(project, *args, timeout=60):
+    """`gen ARGS` in its own process, so that a hang fails the test instead of
+    stopping the suite."""
+    import generator
+
+    package_root = str(Path(generator.__file__).resolve().parents[1])
+    try:
+        return subprocess.run([sys.executable, "-m", "generator.cli", *args], capture_output=True,
+                              text=True, cwd=project, timeout=timeout,
+                              env={**os.environ, "PYTHONPATH": package_root})
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"gen {' '.join(args)} hung")
+
+
+@pytest.mark.parametrize("links", [{"build/a/submission.py": "submission.py"},
+                                   {"build/a": "a"},
+                                   {"build/a": "x", "build/x": "a"}], ids=["file", "folder", "two"])
+@pytest.mark.parametrize("args", [("build",), ("build", "--check"), ("build", "--diff")])
+def test_a_loop_of_links_in_the_build_folder_is_one_user_error(project, links, args):
+    (project / "build").mkdir()
+    if "build/a" not in links:
+        (project / "build/a").mkdir()
+    for link, to in links.items():
+        (project / link).symlink_to(to)
+    code, out = gen(*args)
+    assert code == 2, out
+    assert one_error_line(out) == ("error: specs/a.yaml:1: target.name: 'a': "
+                                   "build/a/submission.py goes through a loop of symbolic links "
+                                   "(remove the link)")
+    assert not (project / "build/b").exists()
+
+
+@pytest.mark.parametrize("args", [("build",), ("build", "--check"), ("build", "--diff")])
+def test_a_fifo_where_the_submission_goes_is_one_user_error_not_a_hang(project, args):
+    (project / "build/a").mkdir(parents=True)
+    os.mkfifo(project / "build/a/submission.py")
+    proc = gen_in_a_process(project, *args)
+    assert proc.returncode == 2, proc.stderr
+    assert one_error_line(proc.stderr) == (
+        "error: specs/a.yaml:1: target.name: cannot read build/a/submission.py: it is a FIFO, "
+        "not a regular file (remove it)")
+
+
+def test_a_fifo_as_resources_report_or_spec_does_not_hang(project):
+    (project / "build/a").mkdir(parents=True)
+    os.mkfifo(project / "build/a/resources.json")
+    proc = gen_in_a_process(project, "build")
+    assert proc.returncode == 0, proc.stderr
+    os.mkfifo(project / "specs/c.yaml")
+    proc = gen_in_a_process(project, "build", "--check")
+    assert proc.returncode == 2
+    assert one_error_line(proc.stderr) == \
+        "error: specs/c.yaml: cannot read: it is a FIFO, not a regular file"
 
 
 # -- one line, the right exit code (finding 6) ---------------------------------

@@ -11,6 +11,7 @@ import pytest
 from generator.errors import SpecError
 from generator.core.planner import build_plan
 from generator.core.render import render
+from generator.core import safety
 from generator.core.safety import comment, docstring, py_str
 from generator.core.spec import parse_spec
 
@@ -29,7 +30,7 @@ BENIGN = {
     "platform": "cuda",
     "fp8_format": "e4m3fn",
     "header": ["#!a"],
-    "env": {"A": "1"},
+    "env": {"CUDA_MODULE_LOADING": "LAZY"},
     "triton_options": {},
 }
 ENTRY = {"backend": "triton_split", "splits": 2}
@@ -62,6 +63,9 @@ BENIGN_SOURCE = source(spec_text())
 
 def assert_same_program(src: str) -> None:
     assert statements(src) == statements(BENIGN_SOURCE)
+    # ... and the file's bytes are that program too (no source encoding
+    # declared in its first lines: tests/test_source_encoding.py)
+    assert safety.source_bytes_problem(src) is None
     # Same physical lines (nothing split one), nothing Python or a viewer
     # would read as a line break or refuse.
     assert src.count("\n") == BENIGN_SOURCE.count("\n")
@@ -76,7 +80,12 @@ REFUSED = {
     "target.fp8_format": dict(target={"fp8_format": HOSTILE}),
     "target.header (control characters)": dict(target={"header": ["#!" + HOSTILE]}),
     "target.env key": dict(target={"env": {HOSTILE: "1"}}),
-    "target.env value with NUL": dict(target={"env": {"A": HOSTILE}}),
+    "target.env value with NUL": dict(target={"env": {"CUDA_MODULE_LOADING": HOSTILE}}),
+    "target.env value": dict(target={"env": {"CUDA_MODULE_LOADING": HOSTILE_NO_NUL}}),
+    "target.env value (quotes and an escaped line break)":
+        dict(target={"env": {"CUDA_MODULE_LOADING": '1")\n__import__("os").system("x")\n("'}}),
+    "target.header (encoding declaration)":
+        dict(target={"header": ["#!POPCORN gpu MI355X coding: raw_unicode_escape \\u000a1"]}),
     "target.triton_options key": dict(target={"triton_options": {HOSTILE: 1}}),
     "shapes[0].backend": dict(shape={"backend": HOSTILE}),
     "shapes[0].q_mode": dict(shape={"q_mode": HOSTILE}),
@@ -94,12 +103,11 @@ def test_hostile_value_is_refused_by_the_spec_stage(field):
         parse_spec(spec_text(**REFUSED[field]), "specs/t.yaml")
 
 
-def test_hostile_env_value_is_one_string_literal():
-    src = source(spec_text(target={"env": {"A": HOSTILE_NO_NUL}}))
-    assert_same_program(src)
+def test_env_value_is_one_string_literal():
+    src = source(spec_text(target={"env": {"CUDA_DEVICE_MAX_CONNECTIONS": "8"}}))
     call = next(n for n in ast.walk(ast.parse(src)) if isinstance(n, ast.Call)
                 and ast.unparse(n.func) == "os.environ.setdefault")
-    assert [a.value for a in call.args] == ["A", HOSTILE_NO_NUL]
+    assert [a.value for a in call.args] == ["CUDA_DEVICE_MAX_CONNECTIONS", "8"]
 
 
 def test_hostile_header_line_stays_one_comment_line():

@@ -80,3 +80,40 @@ def test_gfx950_lds_160_kib_and_gfx942_64_kib():
 def test_dispatch_by_arch_name():
     assert occupancy("sm90", registers=255, num_warps=4, shared_bytes=0).blocks == 2
     assert occupancy("gfx950", registers=512, num_warps=4, shared_bytes=0).blocks == 1
+
+
+# Shared memory (LDS) of the Triton attention kernel as triton 3.6 compiled it
+# (gen resources, 2026-12, fp8 KV unless noted, 16 heads, one query token,
+# the platform's default MMA type): (fields, sm90 bytes, gfx950 bytes).
+TRITON36_SHARED = [
+    (dict(block_n=16, num_stages=2), 36352, 17408),
+    (dict(block_n=64, num_stages=3), 159744, 139264),
+    (dict(block_n=64, num_stages=4, num_warps=8), 229376, 208896),
+    (dict(block_n=128, num_stages=2), 161792, 139264),
+    (dict(block_n=256, num_stages=8, kv_format="bf16"), 3926016, 3899392),
+    (dict(block_n=32, num_stages=3, mma_m="kv"), 89088, 70656),
+    (dict(block_n=64, num_stages=2, kv_format="bf16"), 159744, 139264),
+    (dict(block_n=32, num_stages=1), 34816, 16384),
+    (dict(block_n=256, num_stages=8), 1976320, 1949696),
+    (dict(block_n=64, num_stages=3, v_reload=False), 92160, 73728),
+    (dict(block_n=64, num_stages=3, q_mode="fp8_static"), 159744, 139264),
+    (dict(block_n=64, num_stages=3, block_q=8), 352256, 139264),
+]
+
+
+@pytest.mark.parametrize("fields, sm90, gfx950", TRITON36_SHARED)
+def test_the_spec_stages_shared_floor_is_below_what_the_compiler_used(fields, sm90, gfx950):
+    from generator.core.backends.triton import shared_floor
+
+    cfg = {"kv_format": "fp8", **fields}
+    assert shared_floor(cfg) <= min(sm90, gfx950)
+
+
+def test_the_floor_refuses_the_tiles_no_gpu_can_hold():
+    from generator.core.backends.triton import shared_floor
+    from generator.core.occupancy import MAX_SHARED_PER_BLOCK
+
+    for fields, sm90, gfx950 in TRITON36_SHARED:
+        cfg = {"kv_format": "fp8", **fields}
+        if sm90 > 1 << 20:  # the two tiles of several MB
+            assert shared_floor(cfg) > max(MAX_SHARED_PER_BLOCK.values())

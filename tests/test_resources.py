@@ -174,6 +174,33 @@ def test_violations_skip_the_fallback_and_waived_entries():
     assert out[2].startswith("s.yaml: g (entry b1_kv64) has its wgmma")
 
 
+def test_a_kernel_that_fits_no_sm_fails_the_report_even_the_fallbacks():
+    none = {"blocks_per_sm": 0, "warps_per_sm": 0, "fraction": 0.0, "limiter": "shared"}
+    rows = [
+        _row("big", [1, 2, 1, 16], shared_bytes=3926016, static_shared_bytes=0, registers=255,
+             num_warps=4, occupancy=none, allow_spills="waivers do not cover it"),
+        _row("fb", None, shared_bytes=0, registers=512, num_warps=4,
+             occupancy={"workgroups_per_cu": 0, "waves_per_simd": 0, "fraction": 0.0,
+                        "limiter": "registers"}),
+        _row("ok", [1, 4, 1, 16], occupancy={"blocks_per_sm": 1, "limiter": "shared"}),
+    ]
+    out = violations({"spec": "s.yaml", "arch": "sm90", "triton": "3.6.0", "kernels": rows[:1]})
+    out += violations({"spec": "s.yaml", "arch": "gfx950", "triton": "3.6.0", "kernels": rows[1:]})
+    assert out == [
+        "s.yaml: big (entry b1_kv2) fits no SM of sm90 (3926016 bytes of shared memory) under "
+        "triton 3.6.0: change its tiles (block_n, num_stages)",
+        "s.yaml: fb (entry fallback) fits no CU of gfx950 (512 registers a thread) under "
+        "triton 3.6.0: change its tiles (block_n, num_stages)"]
+
+
+def test_a_compiler_process_that_dies_is_a_clear_failure():
+    from generator.errors import GenError
+    from generator.resources.aot import compile_build
+
+    with pytest.raises(GenError, match="a compiler process died while compiling for sm90"):
+        compile_build("import os\nos._exit(3)\n", "e4m3fn", "sm90", 1)
+
+
 def test_unused_waivers_are_noted():
     rows = [_row("a", [1, 2, 1, 16], allow_spills="x", allow_serialized_wgmma="y")]
     out = unused_allowances({"spec": "s.yaml", "arch": "sm90", "kernels": rows})

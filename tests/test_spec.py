@@ -50,6 +50,33 @@ def test_all_problems_are_reported_together():
     assert "shapes[0].splits" in paths and "fallback.mma_m" in paths
 
 
+def test_problems_of_every_kind_are_reported_in_one_run():
+    """An unknown key or a wrong type does not hide the rules' problems: every
+    part that types (or types once its faulty fields are left out) is judged."""
+    text = (ROOT / "tests/bad_specs/all_at_once.yaml").read_text()
+    with pytest.raises(SpecError) as info:
+        parse_spec(text, "x.yaml")
+    paths = [i.path for i in info.value.issues]
+    assert paths == [
+        "target.colour", "target.triton_options.kpack", "target.env.LD_PRELOAD",
+        "shapes[0].blok_n", "shapes[0].num_warps", "shapes[1].batch", "shapes[1].block_n",
+        "shapes[2].merge", "shapes[2].v_reload", "shapes[2].waves_per_eu", "shapes[3].q_mode",
+        "shapes[4]", "shapes[4].num_stages", "fallback.backend", "fallback.block_n"]
+
+
+def test_the_cli_prints_every_problem_one_line_each_exit_2(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s.yaml").write_text((ROOT / "tests/bad_specs/all_at_once.yaml").read_text())
+    result = CliRunner().invoke(main, ["build", "--spec", "s.yaml"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 15 and all(line.startswith(("error: s.yaml:", "s.yaml:")) for line in lines)
+
+
 def test_did_you_mean_for_typo_in_key():
     text = (ROOT / "tests/bad_specs/unknown_key.yaml").read_text()
     with pytest.raises(SpecError, match=r"blok_n: unknown key \(did you mean 'block_n'\?\)"):

@@ -92,4 +92,6 @@ def test_every_backend_field_is_used():
         for defaults in backend.defaults.values():
             assert set(defaults) <= set(backend.fields), backend.name
         assert set(backend.search_space) <= set(backend.fields), backend.name
+        for platform, axes in backend.platform_space.items():
+            assert platform in backend.platforms and set(axes) <= set(backend.fields), backend.name
         assert set(backend.required) <= set(backend.fields), backend.name

@@ -51,7 +51,7 @@ def test_candidates_current_first_then_one_field_changes_then_the_product():
                                                 "tune: {splits: [2, 4], num_warps: [4, 8]}"),
                       "x.yaml")
     shape = spec.shapes[0]
-    space = space_for(shape, 0, "b3_kv256")
+    space = space_for(shape, 0, "b3_kv256", "cuda")
     assert space.size == 4
     got = [str(c) for c in candidates(shape, space, "cuda")]
     assert got == [
@@ -69,7 +69,7 @@ def test_two_field_changes_come_before_the_rest_of_the_product():
     spec = parse_spec(SMALL.read_text().replace(
         "tune: {splits: [2, 4]}", "tune: {splits: [2], num_warps: [8], num_stages: [2]}"), "x.yaml")
     shape = spec.shapes[0]
-    got = [str(c) for c in candidates(shape, space_for(shape, 0, "b3_kv256"), "cuda")]
+    got = [str(c) for c in candidates(shape, space_for(shape, 0, "b3_kv256", "cuda"), "cuda")]
     assert got == [
         "backend: triton_split, splits: 3, block_n: 16",  # current
         # one field
@@ -89,7 +89,7 @@ def test_registry_space_without_tune_entry():
     spec = parse_spec("target: {name: h, platform: cuda, fp8_format: e4m3fn}\n"
                       "shapes:\n  - {batch: 4, kv_len: 1024, backend: gluon, splits: 16}\n"
                       "fallback: {backend: triton_split, splits: 8}\n", "h.yaml")
-    space = space_for(spec.shapes[0], 0, "b4_kv1024")
+    space = space_for(spec.shapes[0], 0, "b4_kv1024", spec.target.platform)
     # gluon's search_space: num_stages 3 x v_parts 3 x v_buffers 3 x overlap 2 x v_lookahead 2
     assert "registry" in space.origin and space.size == 3 * 3 * 3 * 2 * 2
 

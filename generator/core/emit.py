@@ -45,11 +45,14 @@ class Output:
     def _read(self) -> tuple[str | None, bool]:
         """(text on disk or None when absent, whether it was not valid UTF-8)."""
         try:
-            data = self.target.read_bytes()
+            data = safety.read_regular_file(self.target)
         except FileNotFoundError:
             return None, False
         except IsADirectoryError:
             raise UserError(self.problem(f"cannot read {self.shown}: it is a folder")) from None
+        except safety.NotRegularFile as exc:
+            raise UserError(self.problem(f"cannot read {self.shown}: {exc.strerror} "
+                                         "(remove it)")) from None
         except OSError as exc:
             raise UserError(self.problem(f"cannot read {self.shown}: {_reason(exc)}")) from None
         try:
@@ -134,6 +137,8 @@ def render_outputs(spec_paths: list[Path], build_dir: Path = BUILD_DIR) -> list[
         seen[key] = spec.path
         try:
             source = render(build_plan(spec), spec)
+        except UserError:
+            raise
         except GenError as exc:
             raise GenError(f"{spec.path}: {exc}") from None
         outputs.append(Output(spec.path, path, source, dest, where, Path(spec_path)))
@@ -178,6 +183,13 @@ def write_outputs(outputs: list[Output]) -> list[Output]:
     file beside its destination (which proves each folder writable and each
     destination a file), and only then are they renamed over their targets."""
     written = [o for o in outputs if o.stale]
+    # The last gate: the bytes written must run as the text reads (no source
+    # encoding declared in their first lines; the same program compiled from
+    # bytes as parsed from text), whatever produced the source.
+    for o in written:
+        problem = safety.source_bytes_problem(o.source)
+        if problem:
+            raise UserError(o.problem(f"refusing to write {o.shown}: {problem}"))
     staged: list[tuple[Output, Path]] = []
     try:
         for o in written:

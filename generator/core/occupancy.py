@@ -60,6 +60,8 @@ ARCHS = MappingProxyType(
         )
     }
 )
+# The most shared memory (LDS) one block (workgroup) may use, per architecture.
+MAX_SHARED_PER_BLOCK = MappingProxyType({"sm90": SM90_SMEM_PER_BLOCK, **CDNA_LDS_PER_CU})
 # The architecture a target compiles for when its spec names none.
 DEFAULT_ARCH = MappingProxyType({"cuda": "sm90", "rocm": "gfx950"})
 

@@ -127,6 +127,9 @@ def plan_runner(spec: Spec, shape: ShapeSpec | None, entry: EntrySpec, interpret
     cfg = resolve(entry, target.platform, fallback=shape is None)
     tag = tag_of(shape)
     sizes = _sizes(shape)
+    # HIP launch options: the target's, overridden by the entry's; none off rocm.
+    options = {**target.triton_options,
+               **{k: v for k, v in cfg.items() if k in registry.HIP_OPTIONS}}
     part = backend.plan(
         RunnerInput(
             tag=tag,
@@ -134,7 +137,7 @@ def plan_runner(spec: Spec, shape: ShapeSpec | None, entry: EntrySpec, interpret
             sizes=sizes,
             platform=target.platform,
             fp8_format=target.fp8_format,
-            triton_options=tuple(sorted(target.triton_options.items())),
+            triton_options=tuple(sorted(options.items())) if target.platform == "rocm" else (),
             interpret=interpret,
         ),
         cfg,

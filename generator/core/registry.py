@@ -44,10 +44,42 @@ WAIVERS: Mapping[str, str] = MappingProxyType({
 })
 _WAIVER_FIELDS = tuple(WAIVERS)
 
-# Triton launch options that only the HIP backend understands.
-TARGET_TRITON_OPTIONS = MappingProxyType(
-    {"cuda": (), "rocm": ("waves_per_eu", "matrix_instr_nonkdim", "kpack")}
-)
+# Triton launch options that only the HIP backend understands: fields of the
+# Triton backends' entries on a rocm target (an entry's value overrides the
+# target's triton_options), emitted only for rocm.
+HIP_OPTIONS = ("waves_per_eu", "matrix_instr_nonkdim", "kpack")
+TARGET_TRITON_OPTIONS = MappingProxyType({"cuda": (), "rocm": HIP_OPTIONS})
+# Entry fields that exist on one platform only: field -> its platforms.
+PLATFORM_FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {name: ("rocm",) for name in HIP_OPTIONS})
+
+# The environment variables a spec's target.env may set, per platform. The
+# generated file sets them when it is imported, in the leaderboard's process
+# and in gen's own (gen check, bench, tune and resources import it), so only
+# runtime knobs that change how kernels are launched or where work goes, each
+# harmless in any process; never what loads code or redirects files
+# (LD_PRELOAD, PYTHONPATH, TRITON_CACHE_DIR, TRITON_PTXAS_PATH, ...) and never
+# a compiler switch (TRITON_*: it would change what gen resources compiles).
+ENV_NAMES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "rocm": (
+        # kernel arguments in device memory: cheaper launches (AMD's tuning
+        # guides for MI300/MI355X; the seed submission set it)
+        "HIP_FORCE_DEV_KERNARG",
+        # keep a spilling kernel's scratch allocated between launches instead
+        # of reclaiming it after each one
+        "HSA_NO_SCRATCH_RECLAIM",
+        # hardware queues the HIP runtime spreads streams over
+        "GPU_MAX_HW_QUEUES",
+        # hipBLASLt or rocBLAS behind torch's matmuls (the torch_bmm backend)
+        "TORCH_BLAS_PREFER_HIPBLASLT",
+    ),
+    "cuda": (
+        # hardware work queues per device
+        "CUDA_DEVICE_MAX_CONNECTIONS",
+        # lazy or eager loading of kernel modules (the first call's cost)
+        "CUDA_MODULE_LOADING",
+    ),
+})
 
 # The fallback serves any bf16 q the task allows: values a fallback may not
 # take, with the reason. fp16 MMA operands overflow above 65504, bf16 ones do not.
@@ -77,8 +109,15 @@ class Backend:
     defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     required: tuple[str, ...] = ()
     # field -> values worth trying: the space `gen tune` searches for an entry of
-    # this backend (a spec entry's `tune:` replaces it; generator/tune/space.py).
+    # this backend (a spec entry's `tune:` replaces it; generator/tune/space.py),
+    # on every platform; platform_space adds axes on one platform. Every point
+    # of the product must pass the spec stage (tests/test_spaces.py): see
+    # space_for.
     search_space: Mapping[str, tuple] = field(default_factory=dict)
+    platform_space: Mapping[str, Mapping[str, tuple]] = field(default_factory=dict)
+    # (num_heads, kv_len, axes) -> axes: the space narrowed to what one shape
+    # can run (limits below), so that no point of it is refused.
+    space_trim: Callable | None = None
     # Standard-library modules its generated code imports.
     stdlib: tuple[str, ...] = ()
     needs_aiter: bool = False
@@ -108,6 +147,15 @@ class Backend:
     # Combinations of fields the backend cannot run, checked on every entry
     # (fallback included): (resolved fields, fp8 format) -> [(field, message)].
     field_rules: Callable | None = None
+    # Shared memory (bytes) a program of the entry's kernels needs at least:
+    # resolved fields -> bytes, checked by the spec stage against the target
+    # architecture's limit (occupancy.MAX_SHARED_PER_BLOCK).
+    shared_floor: Callable | None = None
+
+    def space_for(self, platform: str, num_heads: int, kv_len: int) -> dict[str, tuple]:
+        """The search space of an entry of this backend for one shape on a platform."""
+        axes = {**self.search_space, **self.platform_space.get(platform, {})}
+        return self.space_trim(num_heads, kv_len, axes) if self.space_trim else axes
 
     def defaults_for(self, platform: str, fallback: bool = False) -> dict[str, Any]:
         """This backend's defaults on a platform (a fallback's made safe for any q)."""
@@ -147,6 +195,7 @@ _TRITON_FIELDS = (
     "q_absmax",
     "qk_scaled",
     *_WAIVER_FIELDS,
+    *HIP_OPTIONS,
 )
 _TRITON_COMMON = {
     "q_mode": "bf16",
@@ -186,6 +235,20 @@ _TRITON_SPACE = {
     "mma_m": ("heads", "kv"),
     "v_reload": (True, False),
 }
+# The HIP launch options worth trying on a rocm target (compiled for gfx950
+# with triton 3.6, gen resources, block_n 16, 4 warps, 2 stages). waves_per_eu
+# 1 (a wave may take its SIMD's 512 registers: 262 taken) or 2 (two waves
+# share them: 230, no spill, one wave's loads under the other's MFMAs); 0 (no
+# hint) compiled to the same kernel as 1, and 3 or more leave 170 registers or
+# fewer, below what these tiles take. matrix_instr_nonkdim 16 or 32: 32x32
+# MFMAs compile (120 of them) but spilled 116 registers at waves_per_eu 2,
+# which the resource gate rejects. kpack is not tried: Triton (3.6 on) sets it
+# to 1 on gfx950, the MI355X, so its candidates would be one kernel twice; an
+# entry tuned for gfx942 may list it under `tune:`.
+_TRITON_HIP_SPACE = MappingProxyType({"rocm": MappingProxyType({
+    "waves_per_eu": (1, 2),
+    "matrix_instr_nonkdim": (16, 32),
+})})
 # What both Triton backends share: one template, one plan function (split or not).
 _TRITON_COMMON_ENTRY: dict[str, Any] = {
     "template": "backends/triton.py.j2",
@@ -195,6 +258,8 @@ _TRITON_COMMON_ENTRY: dict[str, Any] = {
     "stdlib": ("functools",),
     "general": True,
     "field_rules": triton.field_rules,
+    "shared_floor": triton.shared_floor,
+    "platform_space": _TRITON_HIP_SPACE,
     # MXFP4, measured in the interpreter (float32 dots; 2026-12, tests/specs/mxfp4.yaml,
     # 25 cases incl. non-uniform block scales, both scale layouts, unequal and empty
     # segments, 30x scores, dot_scaled scores): 9.0e-4 to 3.4e-3, as fp8 and bf16 KV
@@ -240,7 +305,8 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     **_TRITON_SPACE,
                     "splits": (2, 4, 8, 16, 32, 64),
                     "reduce_block_dv": (64, 128, 256, 512),
-                    "merge": MERGES,
+                    # its merges (choices above): barrier is gluon's
+                    "merge": ("kernel", "last_split"),
                 },
                 **_TRITON_COMMON_ENTRY,
             ),
@@ -319,11 +385,15 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     "q_absmax": 6.0,
                 }},
                 required=("splits",),
+                # bf16 Q only runs persistent (aiter.limits): the quantised Q
+                # modes are the space (the leaderboard's reference is fp8 Q);
+                # space_trim drops what a shape cannot take.
                 search_space={
                     "splits": (1, 2, 4, 8, 16, 32),
                     "persistent": (False, True),
-                    "q_mode": Q_MODES,
+                    "q_mode": ("fp8_static", "fp8_dynamic"),
                 },
+                space_trim=aiter.trim_space,
                 stdlib=("functools",),
                 needs_aiter=True,
                 uniform_kv_only=True,

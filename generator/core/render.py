@@ -22,7 +22,7 @@ from generator.core import safety
 from generator.core.contract import E2M1_VALUES, KV_LORA, QK_DIM, ROPE_DIM
 from generator.core.plan import Dtype, Dyn, Plan
 from generator.core.spec import Spec
-from generator.errors import GenError
+from generator.errors import GenError, UserError
 
 
 def _template_dir() -> Path:
@@ -93,8 +93,32 @@ def inputs_hash(spec: Spec) -> str:
     return h.hexdigest()[:16]
 
 
+def _top_lines_problem(plan: Plan) -> str | None:
+    """Why the text that goes into the file's first comment lines (header
+    lines, then the spec's path) would declare a source encoding, or None:
+    Python decodes the whole file with one declared in line 1 or 2 (PEP 263).
+    Any of them may land there, so all are checked."""
+    for line in plan.header:
+        declared = safety.encoding_declaration(line)
+        if declared:
+            return (f"header line {line!r} declares the source encoding {declared!r} "
+                    "(PEP 263): refused")
+    declared = safety.encoding_declaration(safety.comment(plan.spec_path))
+    if declared:
+        return (f"the spec's path {safety.comment(plan.spec_path)!r}, written into a comment "
+                f"at the top of the generated file, would declare its source encoding "
+                f"{declared!r} there (PEP 263): rename the spec file (no 'coding:' or "
+                "'coding=' in its path)")
+    return None
+
+
 def render(plan: Plan, spec: Spec) -> str:
-    """The generated submission's source; raises GenError if it is not valid Python."""
+    """The generated submission's source; raises GenError if it is not valid
+    Python, UserError if its bytes could be read as another program (a source
+    encoding declared by what the spec put in its first lines)."""
+    problem = _top_lines_problem(plan)
+    if problem:
+        raise UserError(f"{safety.printable(plan.spec_path)}: {problem}")
     if os.environ.get("GEN_DEBUG", "") >= "1":
         print(json.dumps(plan.describe(), indent=2, default=str), file=sys.stderr)
     source = environment().get_template("submission.py.j2").render(
@@ -110,4 +134,8 @@ def render(plan: Plan, spec: Spec) -> str:
         raise GenError(
             f"rendered {plan.target} submission is not valid Python: line {exc.lineno}: {exc.msg}"
         ) from None
+    problem = safety.encoded_as_utf8_problem(source)
+    if problem:
+        raise UserError(f"{safety.printable(plan.spec_path)}: the generated file is refused: "
+                        f"{problem}")
     return source

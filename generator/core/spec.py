@@ -1,29 +1,29 @@
 """Stage 1: load a spec file and reject anything wrong before any other stage runs.
 
-Types and unknown keys are checked by pydantic models; the rules that depend on
-the target and the backend registry (which backend runs where, which fields it
-takes, powers of two, duplicate shapes) are checked here after. Every problem
-is reported at once, each with file:line (from the YAML node), field path, the
-bad value and what is allowed.
+Types and unknown keys are checked by pydantic models, part by part; the rules
+that depend on the target and the backend registry (which backend runs where,
+which fields it takes, ranges, shared memory, duplicate shapes) are checked
+after, by generator/core/spec_rules.py, on every part that typed. Every
+problem is reported at once, each with file:line (from the YAML node), field
+path, the bad value and what is allowed.
 """
 
 from __future__ import annotations
 
 import io
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
-from generator.core import registry, safety
+from generator.core import safety
 from generator.core.contract import DEFAULT_HEADS, FP8_FORMATS
-from generator.core.occupancy import ARCHS
-from generator.core.registry import MERGES, MMA_DTYPES, MMA_M, PLATFORMS, TARGET_TRITON_OPTIONS
+from generator.core.registry import PLATFORMS
+from generator.core.spec_rules import TYPE_WORDS, Checker
 from generator.errors import SpecError, SpecIssue, did_you_mean, one_of
 
 
@@ -96,6 +96,10 @@ class EntrySpec(_Strict):
     allow_spills: str | None = None
     allow_serialized_wgmma: str | None = None
     qk_scaled: bool | None = None
+    # HIP launch options of the Triton backends (rocm targets only; registry.HIP_OPTIONS)
+    waves_per_eu: int | None = None
+    matrix_instr_nonkdim: int | None = None
+    kpack: int | None = None
 
     def tuning(self) -> dict[str, Any]:
         """The tuning fields the user set (backend excluded)."""
@@ -179,19 +183,8 @@ def _path(loc: tuple) -> str:
     return out
 
 
-_MODEL_FOR = {"target": TargetSpec, "shapes": ShapeSpec, "fallback": EntrySpec}
 
-_TYPE_WORDS = {
-    "int_type": "an integer",
-    "int_parsing": "an integer",
-    "float_type": "a number",
-    "bool_type": "true or false",
-    "string_type": "a string",
-    "list_type": "a list",
-    "dict_type": "a mapping",
-    "model_type": "a mapping",
-    "model_attributes_type": "a mapping",
-}
+_MODEL_FOR = {"target": TargetSpec, "shapes": ShapeSpec, "fallback": EntrySpec}
 
 
 def _fields_of(loc: tuple) -> list[str]:
@@ -209,8 +202,8 @@ def _pydantic_issue(file: str, doc: Any, err: dict) -> SpecIssue:
     if kind == "missing":
         return SpecIssue(file, line, _path(loc), "is required")
     value = err.get("input")
-    if kind in _TYPE_WORDS:
-        msg = f"{value!r} is not {_TYPE_WORDS[kind]}"
+    if kind in TYPE_WORDS:
+        msg = f"{value!r} is not {TYPE_WORDS[kind]}"
     elif kind == "literal_error":
         msg = f"{value!r} is not allowed (allowed: {err['ctx']['expected']})"
     else:
@@ -218,261 +211,79 @@ def _pydantic_issue(file: str, doc: Any, err: dict) -> SpecIssue:
     return SpecIssue(file, line, _path(loc), msg)
 
 
-# --------------------------------------------------------------------------
-# Rules that need the target and the registry
-# --------------------------------------------------------------------------
+_NON_TEXT = {bool: "a boolean", int: "an integer", float: "a number", type(None): "a null"}
 
 
-def _is_pow2(n: int) -> bool:
-    return n > 0 and n & (n - 1) == 0
+def _non_text_key_issue(file: str, doc: Any, loc: tuple) -> SpecIssue:
+    """A mapping key YAML read as something other than text (`true`, `1`)."""
+    key = loc[-1]
+    if key is None or isinstance(key, bool):
+        shown = {True: "true", False: "false", None: "null"}[key]
+    else:
+        shown = safety.printable(str(key))
+    what = _NON_TEXT.get(type(key), f"a {type(key).__name__}")
+    return SpecIssue(file, _line_of(doc, loc, key_line=True), _path(loc[:-1] + (shown,)),
+                     f"the key {shown} is {what} to YAML, not text (quote it: \"{shown}\")")
 
 
-# field -> (predicate, what is allowed)
-_RANGES = {
-    "splits": (lambda v: 1 <= v <= 256, "an integer from 1 to 256"),
-    "block_n": (lambda v: _is_pow2(v) and 16 <= v <= 256, "a power of two from 16 to 256"),
-    "block_q": (lambda v: _is_pow2(v) and v <= 8, "a power of two from 1 to 8"),
-    "num_warps": (lambda v: v in (1, 2, 4, 8, 16), "one of 1, 2, 4, 8, 16"),
-    "num_stages": (lambda v: 1 <= v <= 8, "an integer from 1 to 8"),
-    "reduce_block_dv": (
-        lambda v: _is_pow2(v) and 16 <= v <= 512,
-        "a power of two from 16 to 512",
-    ),
-    "mma_dtype": (lambda v: v in MMA_DTYPES, f"one of {one_of(MMA_DTYPES)}"),
-    "mma_m": (lambda v: v in MMA_M, f"one of {one_of(MMA_M)}"),
-    "merge": (lambda v: v in MERGES, f"one of {one_of(MERGES)}"),
-    "q_absmax": (lambda v: 0 < v < 1e4, "a number above 0 and below 10000"),
-    "max_registers": (lambda v: v == 0 or 24 <= v <= 255,
-                      "0 (the compiler's choice) or an integer from 24 to 255"),
-    **{w: (lambda v: bool(v.strip()), f"a reason (say why {what})")
-       for w, what in registry.WAIVERS.items()},
-}
+class _Shell(_Strict):
+    """The top level of a spec, each part checked by its own model after."""
 
-# Triton's backend name for each platform (occupancy.Arch.vendor).
-_VENDOR = {"cuda": "cuda", "rocm": "hip"}
-
-_KEY_RANGES = {
-    "batch": (1, 65536),
-    "kv_len": (1, 1 << 22),
-    "q_seq_len": (1, 64),
-    "num_heads": (1, 128),
-}
+    target: dict
+    shapes: list
+    fallback: dict
 
 
-def _type_problem(field: str, value) -> str | None:
-    """Why `value` has the wrong type for an entry's `field`, or None."""
+def _typed_parts(file: str, doc: Any, plain: dict) -> tuple[
+        TargetSpec | None, list[tuple[int, EntrySpec]], EntrySpec | None, dict[tuple, set],
+        list[SpecIssue]]:
+    """Each part of the spec through its pydantic model, every type problem and
+    unknown key reported: (target or None, the shapes that typed with their
+    index, fallback or None, the fields left out per part, issues). A part
+    with a problem is typed again without the fields at fault, so that the
+    rules still judge the rest of it; a part missing a required field is left
+    out (None), except a shape whose key (batch, kv_len, ...) is at fault: its
+    entry is still judged, as an EntrySpec."""
+    issues: list[SpecIssue] = []
+    left_out: dict[tuple, set] = {}
+
+    def quiet(model, data: dict):
+        try:
+            return model.model_validate(data)
+        except ValidationError:
+            return None
+
+    def typed(model, data: Any, loc: tuple) -> tuple[Any, set]:
+        try:
+            return model.model_validate(data), set()
+        except ValidationError as exc:
+            errors = exc.errors()
+        issues.extend(_pydantic_issue(file, doc, {**e, "loc": loc + tuple(e["loc"])})
+                      for e in errors)
+        if not isinstance(data, dict):
+            return None, set()
+        at_fault = {e["loc"][0] for e in errors if e["loc"]}
+        left_out[loc] = at_fault & data.keys()
+        return quiet(model, {k: v for k, v in data.items() if k not in at_fault}), at_fault
+
+    at_fault: set = set()
     try:
-        TypeAdapter(EntrySpec.model_fields[field].annotation).validate_python(value, strict=True)
+        _Shell.model_validate(plain)
     except ValidationError as exc:
-        kind = exc.errors()[0]["type"]
-        return f"{value!r} is not {_TYPE_WORDS.get(kind, 'of the right type')}"
-    return None
-
-
-def _value_problem(backend, field: str, value) -> str | None:
-    """Why `value` is not allowed for `field` of `backend` (a field it takes), or None."""
-    name = backend.name
-    if field == "q_mode" and value not in backend.q_modes:
-        return (f"{value!r} is not a Q mode of backend {name!r}"
-                f"{did_you_mean(value, backend.q_modes)} (allowed: {one_of(backend.q_modes)})")
-    if field == "kv_format" and value not in backend.kv_formats:
-        return (f"{value!r} is not a KV format of backend {name!r}"
-                f"{did_you_mean(value, backend.kv_formats)} "
-                f"(allowed: {one_of(backend.kv_formats)})")
-    if field in _RANGES and not _RANGES[field][0](value):
-        return f"{value!r} is not {_RANGES[field][1]}"
-    if field in backend.choices and value not in backend.choices[field]:
-        return (f"{value!r} is not a {field} of backend {name!r} "
-                f"(allowed: {one_of(backend.choices[field])})")
-    return None
-
-
-class _Checker:
-    def __init__(self, file: str, doc: Any, spec: SpecFile):
-        self.file, self.doc, self.spec = file, doc, spec
-        self.issues: list[SpecIssue] = []
-
-    def add(self, loc: tuple, msg: str, key_line: bool = False) -> None:
-        line = _line_of(self.doc, loc, key_line)
-        self.issues.append(SpecIssue(self.file, line, _path(loc), msg))
-
-    def run(self) -> list[SpecIssue]:
-        self.target()
-        available = self.available_backends()
-        for i, shape in enumerate(self.spec.shapes):
-            self.shape_key(("shapes", i), shape)
-            self.entry(("shapes", i), shape, available)
-        self.duplicates()
-        self.entry(("fallback",), self.spec.fallback, available, fallback=True)
-        return self.issues
-
-    def available_backends(self) -> list[str]:
-        t = self.spec.target
-        return [
-            name
-            for name, b in registry.BACKENDS.items()
-            if t.platform in b.platforms and (t.aiter or not b.needs_aiter)
-        ]
-
-    def target(self) -> None:
-        t = self.spec.target
-        if not safety.valid_target_name(t.name):
-            self.add(("target", "name"), f"{t.name!r} is not a target name (allowed: "
-                     f"{safety.TARGET_NAME_PATTERN}: a letter, then letters, digits or "
-                     "underscores; at most 64 characters)")
-        aiter_platforms = sorted({p for b in registry.BACKENDS.values() if b.needs_aiter
-                                  for p in b.platforms})
-        if t.aiter and t.platform not in aiter_platforms:
-            self.add(("target", "aiter"), f"aiter needs platform "
-                     f"{' or '.join(map(repr, aiter_platforms))}, not {t.platform!r}")
-        allowed = TARGET_TRITON_OPTIONS[t.platform]
-        for key in t.triton_options:
-            if key not in allowed:
-                hint = did_you_mean(key, allowed)
-                what = one_of(allowed) if allowed else "none on this platform"
-                self.add(
-                    ("target", "triton_options", key),
-                    f"{key!r} is not a Triton option of platform {t.platform!r}{hint}"
-                    f" (allowed: {what})",
-                    key_line=True,
-                )
-        for i, line in enumerate(t.header):
-            if not safety.valid_header_line(line):
-                self.add(("target", "header", i), f"{line!r} is not a header line (allowed: "
-                         "'#!' then printable ASCII, no control characters, at most 200 "
-                         "characters)")
-        for key, value in t.env.items():
-            if not key.isidentifier() or not key.isascii():
-                self.add(("target", "env", key), f"{key!r} is not an environment variable name",
-                         key_line=True)
-            if "\0" in value:
-                self.add(("target", "env", key), f"{value!r}: an environment value cannot "
-                         "contain a NUL byte")
-        self.resources_fields(t)
-
-    def resources_fields(self, t: TargetSpec) -> None:
-        """arch and triton_version: what the resource report compiles for, and with."""
-        if t.arch is not None:
-            archs = [a.name for a in ARCHS.values() if a.vendor == _VENDOR[t.platform]]
-            if t.arch not in archs:
-                self.add(("target", "arch"), f"{t.arch!r} is not an architecture of platform "
-                         f"{t.platform!r}{did_you_mean(t.arch, archs)} (allowed: {one_of(archs)})")
-        if t.triton_version is not None and not re.fullmatch(r"\d+\.\d+\.\d+", t.triton_version):
-            self.add(("target", "triton_version"),
-                     f"{t.triton_version!r} is not a version like '3.6.0'")
-
-    def shape_key(self, loc: tuple, shape: ShapeSpec) -> None:
-        for name, (lo, hi) in _KEY_RANGES.items():
-            value = getattr(shape, name)
-            if not lo <= value <= hi:
-                self.add(loc + (name,), f"{value} is out of range (allowed: {lo} to {hi})")
-
-    def entry(self, loc: tuple, entry: EntrySpec, available: list[str], fallback=False) -> None:
-        name = entry.backend
-        if name not in registry.BACKENDS:
-            self.add(loc + ("backend",), f"{name!r} is not a backend"
-                     f"{did_you_mean(name, registry.BACKENDS)}"
-                     f" (available: {one_of(available)})")
-            return
-        if name not in available:
-            self.add(loc + ("backend",), f"backend {name!r} is not available on target "
-                     f"{self.spec.target.name!r} (available: {one_of(available)})")
-            return
-        backend = registry.BACKENDS[name]
-        if fallback and not backend.general:
-            self.add(loc + ("backend",), f"backend {name!r} cannot be the fallback: it is not "
-                     f"correct for every input (allowed: {one_of(registry.general_backends())})")
-        values = entry.tuning()
-        if fallback:
-            for field, value in values.items():
-                reason = registry.FALLBACK_FORBIDDEN.get(field, {}).get(value)
-                if reason:
-                    self.add(loc + (field,), f"{value!r} cannot serve the fallback: {reason}")
-        for field, value in values.items():
-            if field not in backend.fields:
-                self.add(loc + (field,), f"does not apply to backend {name!r} "
-                         f"(its fields: {one_of(backend.fields)})", key_line=True)
-                continue
-            problem = _value_problem(backend, field, value)
-            if problem:
-                self.add(loc + (field,), problem)
-        if backend.field_rules is not None:
-            cfg = {**backend.defaults_for(self.spec.target.platform, fallback), **values}
-            for field, msg in backend.field_rules(cfg, self.spec.target.fp8_format):
-                self.add(loc + (field,), msg)
-        for field in backend.required:
-            if field not in values:
-                self.add(loc, f"{field} is required by backend {name!r}")
-        if isinstance(entry, ShapeSpec):
-            self.shape_limits(loc, entry, backend, values)
-            if entry.tune is not None:
-                self.tune_space(loc + ("tune",), entry, available)
-
-    def tune_space(self, loc: tuple, shape: ShapeSpec, available: list[str]) -> None:
-        """A shape's `tune:` space: each key a field of a backend it may try
-        (its own, or those listed under `backend`), each value one that field
-        allows on such a backend. Combinations are judged per candidate."""
-        backends = shape.tune.get("backend", [shape.backend])
-        for i, name in enumerate(backends):
-            if name not in available:
-                self.add(loc + ("backend", i), f"{name!r} is not a backend available on target "
-                         f"{self.spec.target.name!r}{did_you_mean(name, available)} "
-                         f"(available: {one_of(available)})")
-        known = [registry.BACKENDS[b] for b in backends if b in available]
-        if not known:
-            return
-        fields = [f for b in known for f in b.fields]
-        for field, values in shape.tune.items():
-            if field == "backend":
-                continue
-            owners = [b for b in known if field in b.fields]
-            if not owners:
-                self.add(loc + (field,), f"unknown key{did_you_mean(field, fields)}: not a field "
-                         f"of backend {one_of(b.name for b in known)} (allowed: backend, "
-                         f"{one_of(dict.fromkeys(fields))})", key_line=True)
-                continue
-            if not values:
-                self.add(loc + (field,), "an empty list (give the values to try)")
-            for i, value in enumerate(values):
-                expected = _type_problem(field, value)
-                if expected:
-                    self.add(loc + (field, i), expected)
-                    continue
-                problems = [_value_problem(b, field, value) for b in owners]
-                if all(problems):
-                    self.add(loc + (field, i), problems[0])
-
-    def shape_limits(self, loc, shape: ShapeSpec, backend, values) -> None:
-        if backend.max_q_seq_len is not None and shape.q_seq_len > backend.max_q_seq_len:
-            self.add(loc + ("q_seq_len",), f"{shape.q_seq_len} is more than backend "
-                     f"{backend.name!r} handles (at most {backend.max_q_seq_len})")
-        block_q = values.get("block_q", 1)
-        heads = 1 << max(shape.num_heads - 1, 0).bit_length()
-        if "block_q" in backend.fields and block_q * max(heads, 16) > 128:
-            self.add(loc + ("block_q",), f"{block_q} x {max(heads, 16)} head rows exceeds the "
-                     "128 query rows a program holds (lower block_q)")
-        if shape.num_heads % backend.heads_multiple:
-            self.add(loc + ("num_heads",), f"{shape.num_heads}: backend {backend.name!r} needs a "
-                     f"multiple of {backend.heads_multiple}")
-        elif backend.max_num_heads is not None and shape.num_heads > backend.max_num_heads:
-            self.add(loc + ("num_heads",), f"{shape.num_heads} is more than backend "
-                     f"{backend.name!r} handles (at most {backend.max_num_heads})")
-        if backend.limits is not None:
-            cfg = {**backend.defaults_for(self.spec.target.platform), **values}
-            for field, msg in backend.limits(shape.num_heads, shape.kv_len, cfg):
-                self.add(loc + (field,), msg)
-
-    def duplicates(self) -> None:
-        seen: dict[tuple, int] = {}
-        for i, shape in enumerate(self.spec.shapes):
-            if shape.key in seen:
-                first = seen[shape.key]
-                line = _line_of(self.doc, ("shapes", first), False)
-                self.add(("shapes", i), f"duplicate shape (batch {shape.batch}, kv_len "
-                         f"{shape.kv_len}, q_seq_len {shape.q_seq_len}, num_heads "
-                         f"{shape.num_heads}) already at shapes[{first}] (line {line})")
-            else:
-                seen[shape.key] = i
+        issues.extend(_pydantic_issue(file, doc, e) for e in exc.errors())
+        at_fault = {e["loc"][0] for e in exc.errors()}
+    good = {k: v for k, v in plain.items() if k in _Shell.model_fields and k not in at_fault}
+    target = typed(TargetSpec, good["target"], ("target",))[0] if "target" in good else None
+    shapes = []
+    for i, item in enumerate(good.get("shapes", [])):
+        shape, bad = typed(ShapeSpec, item, ("shapes", i))
+        if shape is None and isinstance(item, dict):
+            shape = quiet(EntrySpec, {k: v for k, v in item.items()
+                                      if k in EntrySpec.model_fields and k not in bad})
+        if shape is not None:
+            shapes.append((i, shape))
+    fallback = typed(EntrySpec, good["fallback"], ("fallback",))[0] if "fallback" in good else None
+    return target, shapes, fallback, left_out, issues
 
 
 # --------------------------------------------------------------------------
@@ -481,7 +292,9 @@ class _Checker:
 
 
 def parse_spec(text: str, path: str) -> Spec:
-    """Validate spec text; raise SpecError listing every problem found."""
+    """Validate spec text; raise SpecError listing every problem found: YAML
+    that cannot be read stops there, else every type problem, unknown key and
+    rule (generator/core/spec_rules.py) is reported in one go."""
     try:
         doc = yaml_roundtrip().load(io.StringIO(text))
     except YAMLError as exc:
@@ -497,20 +310,22 @@ def parse_spec(text: str, path: str) -> Spec:
     if not isinstance(doc, CommentedMap):
         raise SpecError([SpecIssue(path, 1, "", "the spec must be a mapping with keys "
                                    "target, shapes, fallback")])
+    non_text: list[tuple] = []
     try:
-        plain = safety.plain_bounded(doc)
+        plain = safety.plain_bounded(doc, non_text)
     except safety.LimitExceeded as exc:
         raise SpecError([SpecIssue(path, exc.line, "", f"spec too large: {exc}")]) from None
-    try:
-        model = SpecFile.model_validate(plain)
-    except ValidationError as exc:
-        raise SpecError([_pydantic_issue(path, doc, e) for e in exc.errors()]) from None
-    issues = _Checker(path, doc, model).run()
+    target, shapes, fallback, left_out, issues = _typed_parts(path, doc, plain)
+    issues += [_non_text_key_issue(path, doc, loc) for loc in non_text]
+    annotations = {name: f.annotation for name, f in EntrySpec.model_fields.items()}
+    checker = Checker(target, shapes, fallback, annotations,
+                      lambda loc: _line_of(doc, loc, key_line=False), left_out)
+    issues += [SpecIssue(path, _line_of(doc, p.loc, p.key_line), _path(p.loc), p.message)
+               for p in checker.run()]
     if issues:
         raise SpecError(issues)
     name_line = _line_of(doc, ("target", "name"), False)
-    return Spec(path, text, model.target, tuple(model.shapes), model.fallback, name_line)
-
+    return Spec(path, text, target, tuple(s for _, s in shapes), fallback, name_line)
 
 def load_spec(path: str | Path) -> Spec:
     """Read and validate one spec file (UTF-8, at most safety.MAX_SPEC_BYTES)."""

@@ -38,6 +38,7 @@ import tempfile
 import types
 import warnings
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing import get_context
 
@@ -352,16 +353,22 @@ def _figures_of(index: int, arch_name: str) -> dict:
 def compile_build(source: str, fp8_format: str, arch_name: str, jobs: int) -> list[dict]:
     """Every Triton launch of a submission, each described and compiled for arch:
     one dict per launch, in runner order (launches, then figures)."""
+    from generator.errors import GenError
+
     context = get_context("spawn")
-    with ProcessPoolExecutor(max_workers=max(jobs, 1), mp_context=context,
-                             initializer=_init_worker, initargs=(source, fp8_format)) as pool:
-        rows = pool.submit(_describe_all).result()
-        futures = [pool.submit(_figures_of, i, arch_name) for i in range(len(rows))]
-        for row, future in zip(rows, futures):
-            row.update(future.result())
+    try:
+        with ProcessPoolExecutor(max_workers=max(jobs, 1), mp_context=context,
+                                 initializer=_init_worker, initargs=(source, fp8_format)) as pool:
+            rows = pool.submit(_describe_all).result()
+            futures = [pool.submit(_figures_of, i, arch_name) for i in range(len(rows))]
+            for row, future in zip(rows, futures):
+                row.update(future.result())
+    except BrokenProcessPool:
+        # The compiler (LLVM) ends the process on some errors, e.g. a launch
+        # option it cannot parse: its own message is on stderr above.
+        raise GenError(f"a compiler process died while compiling for {arch_name} with this "
+                       "triton (its message, if it printed one, is above)") from None
     failed = [f"{row['kernel']}: {row['error']}" for row in rows if "error" in row]
     if failed:
-        from generator.errors import GenError
-
         raise GenError(f"cannot compile for {arch_name} with this triton: " + "; ".join(failed))
     return rows

@@ -18,7 +18,8 @@ The CI rules (RULES): a keyed runner's kernel that spills fails the report
 unless its spec entry carries `allow_spills: <reason>`; one whose wgmmas ptxas
 serialises (sm90, warnings C7514/C7515) fails unless the entry carries
 `allow_serialized_wgmma: <reason>`. The fallback's figures are shown, never
-failed.
+failed by those. Any kernel that fits no SM (CU) at all, 0 blocks, fails,
+the fallback's too, with no waiver.
 
 This module needs neither torch nor Triton (`gen build --check` reads its
 staleness check); building a report imports aot, which needs both.
@@ -170,10 +171,34 @@ def _dump(value, indent: str) -> str:
     return json.dumps(value, sort_keys=True)
 
 
+def _cannot_run(row: dict, report: dict) -> str | None:
+    """Why a kernel fits no SM (CU) of the report's architecture, or None: its
+    occupancy is 0 blocks (workgroups), so every launch would fail."""
+    occ = row.get("occupancy") or {}
+    blocks = occ.get("blocks_per_sm", occ.get("workgroups_per_cu"))
+    if blocks != 0:
+        return None
+    unit = "SM" if "blocks_per_sm" in occ else "CU"
+    used = {"shared": f"{row['shared_bytes'] + row.get('static_shared_bytes', 0)} bytes of "
+                      "shared memory",
+            "lds": f"{row['shared_bytes']} bytes of LDS",
+            "registers": f"{row['registers']} registers a thread",
+            "warps": f"{row['num_warps']} warps", "waves": f"{row['num_warps']} waves"}
+    why = " and ".join(used.get(part, part) for part in occ.get("limiter", "").split("+"))
+    return f"fits no {unit} of {report['arch']} ({why})"
+
+
 def violations(report: dict) -> list[str]:
-    """One line per keyed runner's kernel that breaks a rule its entry does not waive."""
+    """One line per kernel that cannot run on the architecture at all (the
+    fallback's too; no waiver), and per keyed runner's kernel that breaks a
+    rule its entry does not waive."""
     out = []
     for row in report["kernels"]:
+        cannot = _cannot_run(row, report)
+        if cannot:
+            out.append(f"{report['spec']}: {row['kernel']} (entry {_entry_tag(row['key'])}) "
+                       f"{cannot} under triton {report['triton']}: change its tiles "
+                       "(block_n, num_stages)")
         for rule in RULES:
             if row["keyed"] and rule.broken(row) and rule.waiver not in row:
                 out.append(

@@ -14,7 +14,8 @@ product reached it late: PERF.md, 2026-11-30.)
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,9 @@ class Space:
     axes: tuple[tuple[str, tuple], ...]
     # Where the space comes from: the entry's `tune:` or the registry.
     origin: str
+    # Fields an entry inherits from its target (target.triton_options): a
+    # candidate leaves one unset when its value is the inherited one.
+    inherited: tuple[tuple[str, Any], ...] = ()
 
     @property
     def size(self) -> int:
@@ -71,25 +75,30 @@ def _show(value) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def space_for(shape: ShapeSpec, index: int, tag: str) -> Space:
-    """The shape's space: its `tune:` entry if it has one, else its backend's registry space."""
+def space_for(shape: ShapeSpec, index: int, tag: str, platform: str,
+              inherited: Mapping[str, Any] = MappingProxyType({})) -> Space:
+    """The shape's space: its `tune:` entry if it has one, else its backend's
+    registry space on the target's platform, for the shape. inherited: the
+    target's triton_options."""
+    kept = tuple(sorted(inherited.items()))
     if shape.tune is not None:
         return Space(index, tag, tuple((k, tuple(v)) for k, v in shape.tune.items()),
-                     "the entry's tune:")
-    space = registry.BACKENDS[shape.backend].search_space
+                     "the entry's tune:", kept)
+    space = registry.BACKENDS[shape.backend].space_for(platform, shape.num_heads, shape.kv_len)
     return Space(index, tag, tuple((k, tuple(v)) for k, v in space.items()),
-                 f"registry search_space of {shape.backend}")
+                 f"registry search_space of {shape.backend}", kept)
 
 
 def candidate_for(shape: ShapeSpec, index: int, tag: str, platform: str,
-                  change: dict[str, Any]) -> Candidate:
+                  change: dict[str, Any], inherited: tuple[tuple[str, Any], ...] = ()) -> Candidate:
     """The entry `shape` becomes with `change` applied. Fields the (new) backend
-    does not take are dropped; a changed value equal to the backend's default is
-    left unset unless the entry already sets that field, so a write-back adds
-    no field the file did not need."""
+    does not take are dropped; a changed value equal to the backend's default
+    (or to what the entry inherits from its target) is left unset unless the
+    entry already sets that field, so a write-back adds no field the file did
+    not need."""
     current = {"backend": shape.backend, **shape.tuning()}
     backend = registry.BACKENDS[change.get("backend", shape.backend)]
-    defaults = backend.defaults_for(platform)
+    defaults = {**backend.defaults_for(platform), **dict(inherited)}
     fields = {"backend": backend.name}
     for name, value in current.items():
         if name != "backend" and name in backend.fields:
@@ -110,7 +119,7 @@ def candidates(shape: ShapeSpec, space: Space, platform: str) -> Iterator[Candid
     seen: set[tuple] = set()
 
     def fresh(change: dict[str, Any]) -> Candidate | None:
-        cand = candidate_for(shape, space.index, space.tag, platform, change)
+        cand = candidate_for(shape, space.index, space.tag, platform, change, space.inherited)
         key = tuple(sorted(cand.fields, key=lambda kv: kv[0]))
         if key in seen:
             return None

@@ -183,7 +183,8 @@ def run_tune(spec_path: str | Path, shapes: tuple[str, ...] = (), dry_run: bool 
     console = _console()
     original = load_spec(spec_path)
     indices = selected(original, shapes)
-    spaces = [space_for(original.shapes[i], i, tag_of(original.shapes[i])) for i in indices]
+    spaces = [space_for(original.shapes[i], i, tag_of(original.shapes[i]), original.target.platform,
+                        original.target.triton_options) for i in indices]
     records_path = opts.records_path or rec.default_path(original.target.name)
     if dry_run:
         print_spaces(original, spaces, console)

@@ -72,3 +72,20 @@ def limits(num_heads: int, kv_len: int, cfg: Mapping[str, Any]) -> list[tuple[st
                                   f"{kv_len}: ceil(kv_len / {FP8_MIN_BLOCK_N}) = {cap} (aiter "
                                   f"would run {cap}; set splits: {cap} or fewer)"))
     return out
+
+
+def trim_space(num_heads: int, kv_len: int, axes: Mapping[str, tuple]) -> dict[str, tuple]:
+    """A search space (field -> values) narrowed to what `limits` lets one shape
+    run whatever the other axes hold: splits at most the non-persistent fp8
+    cap, persistent only where the non-persistent kernels lack the head count,
+    bf16 Q only when every candidate is persistent."""
+    out = dict(axes)
+    if num_heads != 16 and True in out.get("persistent", ()):
+        out["persistent"] = (True,)
+    if False in out.get("persistent", (False,)):
+        cap = -(-kv_len // FP8_MIN_BLOCK_N)
+        if "splits" in out:
+            out["splits"] = tuple(s for s in out["splits"] if s <= cap)
+        if "q_mode" in out:
+            out["q_mode"] = tuple(q for q in out["q_mode"] if q in _QUANT)
+    return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from generator.core.contract import FP8_MAX, KV_LORA
+from generator.core.contract import FP8_MAX, KV_LORA, QK_DIM
 from generator.core.plan import BackendPlan, Buffer, Const, Dtype, Dyn, Launch, RunnerInput
 
 # Triton type of each fp8 format and MMA operand type.
@@ -54,6 +54,22 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
         problems.append(("qk_scaled", f"fp8 Q enters tl.dot_scaled as OCP e4m3, not the target's "
                                       f"{fp8_format} (use q_mode 'bf16')"))
     return problems
+
+
+# Bytes of one KV row's values as the attention kernel loads them, per KV
+# format (MXFP4: the packed e2m1 bytes; its block scales are not counted).
+_KV_TILE_ROW_BYTES = {"fp8": QK_DIM, "bf16": QK_DIM * 2, "mxfp4": QK_DIM // 2}
+
+
+def shared_floor(cfg: Mapping[str, Any]) -> int:
+    """Shared memory (LDS) the attention kernel needs at least: Triton's software
+    pipeline keeps num_stages - 1 KV tiles (block_n rows of the KV format) in
+    flight in shared memory. A floor, not the total: the kernels triton 3.6
+    compiled for sm90 and gfx950 (tests/test_occupancy.py) used from 0 to
+    0.9 MB more (operand buffers; most with larger tiles), so a tile above the
+    floor is refused here and one that passes may still not fit, which the
+    resource report (gen resources, the compiler's own figure) fails."""
+    return (cfg["num_stages"] - 1) * cfg["block_n"] * _KV_TILE_ROW_BYTES[cfg["kv_format"]]
 
 
 def _pow2_at_least(n: int) -> int:
