@@ -223,9 +223,11 @@ def bench(spec, shapes, mode, baseline, l2_clear_mib, max_seconds, json_path, co
 @click.option("--dry-run", is_flag=True, help="Print each shape's space and its size; run nothing.")
 @click.option("--interpret", is_flag=True,
               help="Run the whole loop on the CPU through Triton's interpreter on small shapes "
-                   "(times mean nothing; candidates that cannot run on a CPU are skipped).")
+                   "(proves the machinery; times mean nothing, so the spec is never rewritten; "
+                   "candidates that cannot run on a CPU are skipped).")
 @click.option("--records", "records_path", type=click.Path(dir_okay=False),
-              help="Records file (JSONL, appended). Default: perf/tune/<target>.jsonl.")
+              help="Records file (JSONL, appended). Default: $XDG_CACHE_HOME/mla-gen/tune/"
+                   "<target>.jsonl (~/.cache/... without XDG_CACHE_HOME).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Draw each shape's candidates, failures, current entry and winner "
                    "(.png or .svg; needs the [plot] extra).")
@@ -238,11 +240,14 @@ def tune(spec, shapes, budget, max_minutes, gpus, dry_run, interpret, records_pa
     """Search each shape's space, then write winners back into the spec.
 
     Every candidate is the spec with one entry changed: checked by the spec
-    stage, built, run through gen check's cases and timed with gen bench's
-    clock; each result is appended to the records (a re-run skips what is
-    recorded). A shape's fastest passing candidate replaces its entry only when
-    it beats it beyond bench's noise; the spec is rewritten in place (comments
-    and order kept) and the spec diff and `gen build --diff` are printed.
+    stage and the resource report, built, run through gen check's cases and
+    timed with gen bench's clock; each result is appended to the records (a
+    re-run skips what is recorded). A shape's fastest passing candidate replaces
+    its entry only when, measured again in this run beside the entry, it beats
+    it beyond bench's noise: records pick candidates, never decide alone. Only
+    a GPU of the spec's own platform rewrites it (never --interpret); the spec
+    is rewritten in place (comments, order, links and mode kept) and the spec
+    diff and `gen build --diff` are printed. docs/tuning.md has the rules.
     """
     from generator.tune.tune import Options, run_tune
 
