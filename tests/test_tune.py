@@ -13,8 +13,6 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.core.spec import load_spec, parse_spec
 from generator.errors import SpecError, UserError
-from generator.gpu import bench
-from generator.gpu.check import Result
 from generator.tune import measure
 from generator.tune.records import Records
 from generator.tune.space import candidates, space_for
@@ -22,8 +20,8 @@ from generator.tune.specedit import edit_entries
 from generator.tune.tune import run_tune
 
 from conftest import ROOT
-from tune_fakes import (SMALL, copy_small, ok, options, run_job_without_compiles, splits_of,
-                        timed, use_gpu)
+from tune_fakes import (SMALL, copy_small, inject, ok, options, run_job_without_compiles,
+                        splits_of, timed, use_gpu)
 
 
 @pytest.fixture
@@ -188,38 +186,6 @@ def test_adding_one_candidate_measures_only_it(spec_copy, tmp_path):
 # ---------------------------------------------------------------------------
 
 
-class FakeClock:
-    """Times by split count (set by the fake check just before timing)."""
-
-    def __init__(self, means):
-        self.means, self.splits, self.max_seconds = means, None, 0
-
-    def time(self, fn, idle=False):
-        mean = self.means[self.splits]
-        return bench.Timing(mean, mean, mean, 50, mean * 1e-3, 0.0)
-
-
-def inject(monkeypatch, means, failing=()):
-    """measure() runs for real (plan, render, build) with gen check's cases
-    replaced: candidates whose split count is in `failing` fail a case."""
-    clock = FakeClock(means)
-    calls = []
-
-    def fake_check(module, spec, plan, device):
-        splits = spec.shapes[0].splits
-        calls.append(splits)
-        clock.splits = splits
-        bad = splits in failing
-        return [Result("b2_kv101-hot", "run_b2_kv101", "triton_split", "bf16", "fp8",
-                       0.5 if bad else 1e-3, 1e-2, 0.0, 0.0, True, not bad,
-                       "strict error 5.00e-01 > 1e-02 (injected)" if bad else "")]
-
-    monkeypatch.setattr(measure, "check_candidate", fake_check)
-    monkeypatch.setattr(measure, "process_clock", lambda interpret, seconds: clock)
-    monkeypatch.setattr(measure, "resource_verdict", lambda spec, source: None)
-    return calls
-
-
 def test_failing_candidate_never_wins(spec_copy, tmp_path, monkeypatch):
     # splits 4 would be fastest but fails a check case; splits 2 beats the entry.
     inject(monkeypatch, {3: 100.0, 2: 60.0, 4: 10.0}, failing={4})
@@ -322,7 +288,7 @@ def test_truncated_last_record_is_measured_again(tmp_path):
             "torch": "t", "triton": "x", "status": "failed", "reason": "r"}
     path.write_text(json.dumps(good) + "\n" + json.dumps(good)[:20])
     records = Records(path)
-    assert len(records.lines) == 1 and records.cut_short
+    assert len(records.lines) == 1 and records.passed_over == [2]
 
 
 # ---------------------------------------------------------------------------

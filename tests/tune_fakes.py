@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import shutil
 
+from generator.gpu import bench
+from generator.gpu.check import Result
 from generator.tune import measure
 from generator.tune import tune as tune_mod
 from generator.tune.records import Fingerprint
@@ -82,3 +84,35 @@ def pid_logging_job(job):
     with open(os.environ["TUNE_TEST_LOG"], "a", encoding="utf-8") as f:
         f.write(f"{os.getpid()} {splits_of(job)}\n")
     return ok(100.0 if splits_of(job) == 3 else 50.0)
+
+
+class FakeClock:
+    """Times by split count (set by the fake check just before timing)."""
+
+    def __init__(self, means):
+        self.means, self.splits, self.max_seconds = means, None, 0
+
+    def time(self, fn, idle=False):
+        mean = self.means[self.splits]
+        return bench.Timing(mean, mean, mean, 50, mean * 1e-3, 0.0)
+
+
+def inject(monkeypatch, means, failing=()):
+    """measure() runs for real (plan, render, build) with gen check's cases
+    replaced: candidates whose split count is in `failing` fail a case."""
+    clock = FakeClock(means)
+    calls = []
+
+    def fake_check(module, spec, plan, device):
+        splits = spec.shapes[0].splits
+        calls.append(splits)
+        clock.splits = splits
+        bad = splits in failing
+        return [Result("b2_kv101-hot", "run_b2_kv101", "triton_split", "bf16", "fp8",
+                       0.5 if bad else 1e-3, 1e-2, 0.0, 0.0, True, not bad,
+                       "strict error 5.00e-01 > 1e-02 (injected)" if bad else "")]
+
+    monkeypatch.setattr(measure, "check_candidate", fake_check)
+    monkeypatch.setattr(measure, "process_clock", lambda interpret, seconds: clock)
+    monkeypatch.setattr(measure, "resource_verdict", lambda spec, source: None)
+    return calls

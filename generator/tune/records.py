@@ -15,11 +15,11 @@ and a template change measures everything again.
 
 Records are evidence, never orders: anyone can write a line, so a record
 only spares a measurement. It cannot rewrite a spec (gen tune measures the
-winner and the current entry again before any write-back), and a line that
-is not a record gen tune could have written (bad JSON inside the file, a
-missing or mistyped field, a time that is not a finite positive number) is a
-user error naming file:line. Only a last line cut short without its newline
-(a crash mid-write) is passed over, and measured again.
+winner and the current entry again before any write-back), and a JSON line
+that is not a record gen tune could have written (a missing or mistyped
+field, a time that is not a finite positive number) is a user error naming
+file:line. A line that is not JSON at all (a write cut short by a crash) is
+passed over, named in a note, and its candidate measured again.
 """
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ class Records:
     def __init__(self, path: Path):
         self.path = Path(path)
         self.lines: list[dict] = []
-        self.cut_short = False  # the last line lacked its newline and did not parse
+        self.passed_over: list[int] = []  # numbers of the lines that are not JSON
         self.other_formats = 0  # lines of another format version: passed over
         self._needs_newline = False
         if self.path.exists():
@@ -179,21 +179,17 @@ class Records:
         except OSError as exc:
             raise UserError(f"{shown}: cannot read the records "
                             f"({exc.strerror or type(exc).__name__})") from None
-        lines = data.split(b"\n")
-        last = len(lines) - 1  # the text after the last newline ("" when it ends with one)
-        for number, raw in enumerate(lines, start=1):
+        for number, raw in enumerate(data.split(b"\n"), start=1):
             if not raw.strip():
                 continue
             where = f"{shown}:{number}"
             try:
                 record = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-                if number - 1 == last:  # cut short by a crash mid-write: measured again
-                    self.cut_short = True
-                    continue
-                raise UserError(f"{where}: not a JSON line ({printable(str(exc))[:120]}); "
-                                "not a record gen tune "
-                                "writes: remove the line, or pass another --records") from None
+            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+                # Cut short by a crash mid-write (the JSON prefix of a record
+                # never parses): it says nothing, so its candidate is measured again.
+                self.passed_over.append(number)
+                continue
             if (isinstance(record, dict) and _number(record.get("format"))
                     and record["format"] != FORMAT):  # another version of gen: not read
                 self.other_formats += 1
@@ -216,6 +212,16 @@ class Records:
 
     def get(self, key: tuple) -> dict | None:
         return self._by_key.get(key)
+
+    def notes(self) -> list[str]:
+        """What reading the file passed over, one line each."""
+        shown = printable(str(self.path))
+        out = [f"{shown}:{n}: not a JSON line (a write cut short?): passed over; its "
+               "candidate is measured again" for n in self.passed_over]
+        if self.other_formats:
+            out.append(f"{shown}: {self.other_formats} lines of another format version "
+                       f"(not {FORMAT}): passed over")
+        return out
 
     def append(self, record: dict) -> dict:
         """Add one record to the file (flushed and synced before returning)."""

@@ -218,6 +218,8 @@ def run_tune(spec_path: str | Path, shapes: tuple[str, ...] = (), dry_run: bool 
     platform, fp = machine.platform, machine.fingerprint
     refused = refusal(machine, original)
     records = _check_paths(Path(spec_path), original, opts, refused is None)
+    for line in records.notes():
+        console.print(f"note: {line}", markup=False)
     if refused:
         console.print(f"note: {original.path} will not be rewritten: {refused}", markup=False)
     mini = _miniature_keys(original) if opts.interpret else {}
@@ -295,8 +297,8 @@ def _check_paths(spec_path: Path, original: Spec, opts: Options,
     if opts.plot_path:
         from generator.plot import check_plot_path
 
-        check_plot_path(opts.plot_path)
         check_destination(opts.plot_path, "--plot")
+        check_plot_path(opts.plot_path)
     if opts.records_path:
         check_destination(opts.records_path, "--records")
         return rec.Records(opts.records_path)

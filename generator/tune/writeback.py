@@ -90,7 +90,7 @@ def refusal(machine: Machine, spec: Spec) -> str | None:
           f"{machine.arch})"
     if machine.platform != target.platform:
         return (f"target {target.name!r} is a {target.platform} spec ({wanted}) and this GPU is "
-                f"{gpu}: only a {VENDOR.get(target.platform, target.platform)} GPU may rewrite "
+                f"{gpu}: only an {VENDOR.get(target.platform, target.platform)} GPU may rewrite "
                 "it; tune it on its own GPU")
     if machine.arch != wanted:
         return (f"target {target.name!r} compiles for {wanted} and this GPU is {gpu}: only a "
