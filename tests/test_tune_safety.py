@@ -129,8 +129,9 @@ def test_the_re_measurement_runs_in_this_process_even_with_workers(spec_copy, tm
     assert rows[4][1] in ("2", "4")
 
 
-@pytest.mark.parametrize("value, shown", [("NaN", "nan"), ("Infinity", "inf"), ("-Infinity", "-inf"),
-                                          ("0", "0"), ("-3.5", "-3.5"), ('"7"', "'7'")])
+@pytest.mark.parametrize("value, shown", [("NaN", "nan"), ("Infinity", "inf"),
+                                          ("-Infinity", "-inf"), ("0", "0"), ("-3.5", "-3.5"),
+                                          ('"7"', "'7'")])
 def test_a_record_time_that_is_not_finite_and_positive_is_a_user_error(spec_copy, tmp_path,
                                                                        value, shown):
     records = tmp_path / "records.jsonl"
@@ -225,7 +226,8 @@ def test_interpret_never_rewrites_a_spec_and_says_so(spec_copy, tmp_path, monkey
     out = " ".join(result.output.split())
     assert "its times say nothing about a GPU, so it never rewrites a spec" in out
     assert "not rewritten" in out and "winner here for b3_kv256: [backend: triton_split, " \
-                                      "splits: 2, block_n: 16]" in out
+                                      "splits: 2, block_n: 16, allow_spills: a CPU test " \
+                                      "fixture]" in out
 
 
 def test_the_resource_gate_runs_under_interpret_on_the_targets_own_build(spec_copy, tmp_path,
@@ -248,17 +250,33 @@ def test_the_resource_gate_runs_under_interpret_on_the_targets_own_build(spec_co
     assert {s.target.platform for s in seen} == {"cuda"} and len(seen) == 3
 
 
-ROCM = SMALL.read_text().replace("name: tunecpu, platform: cuda", "name: tunerocm, platform: rocm") \
-    .replace("  - {batch: 4, kv_len: 1024, backend: gluon, splits: 16}\n", "")
+def test_the_real_resource_gate_filters_a_spilling_candidate_under_interpret(tmp_path):
+    """No fake: the resource report compiles the candidate for sm90 (ahead of
+    time, no GPU) and refuses it, under --interpret too."""
+    spec = tmp_path / "s.yaml"
+    spec.write_text(SMALL.read_text().replace(', allow_spills: "a CPU test fixture"', ""))
+    decisions = run_tune(spec, shapes=("b3_kv256",), opts=options(tmp_path, budget=1))
+    (record,) = Records(tmp_path / "records.jsonl").lines
+    assert record["status"] == "filtered" and not decisions[0].replace
+    assert "mla_b3_kv256_split3_stage1 (entry b3_kv256) spills" in record["reason"]
+    assert "registers on sm90" in record["reason"]
+
+
+ROCM = (SMALL.read_text()
+        .replace("name: tunecpu, platform: cuda", "name: tunerocm, platform: rocm")
+        .replace("  - {batch: 4, kv_len: 1024, backend: gluon, splits: 16}\n", ""))
 
 
 @pytest.mark.parametrize("spec_text, platform, arch, says", [
-    (ROCM, "cuda", "sm90", "target 'tunerocm' is a rocm spec (gfx950) and this GPU is NVIDIA H200 "
-                           "(NVIDIA, sm90): only an AMD GPU may rewrite it"),
-    (SMALL.read_text(), "rocm", "gfx950", "target 'tunecpu' is a cuda spec (sm90) and this GPU is "
-                                          "NVIDIA H200 (AMD, gfx950): only an NVIDIA GPU may rewrite it"),
-    (SMALL.read_text(), "cuda", "sm80", "target 'tunecpu' compiles for sm90 and this GPU is NVIDIA "
-                                        "H200 (NVIDIA, sm80): only a sm90 GPU may rewrite it"),
+    (ROCM, "cuda", "sm90",
+     "target 'tunerocm' is a rocm spec (gfx950) and this GPU is NVIDIA H200 (NVIDIA, sm90): only an "
+     "AMD GPU may rewrite it"),
+    (SMALL.read_text(), "rocm", "gfx950",
+     "target 'tunecpu' is a cuda spec (sm90) and this GPU is NVIDIA H200 (AMD, gfx950): only an "
+     "NVIDIA GPU may rewrite it"),
+    (SMALL.read_text(), "cuda", "sm80",
+     "target 'tunecpu' compiles for sm90 and this GPU is NVIDIA H200 (NVIDIA, sm80): only a sm90 "
+     "GPU may rewrite it"),
 ], ids=["rocm-spec-on-h200", "cuda-spec-on-amd", "sm90-spec-on-sm80"])
 def test_only_a_gpu_of_the_specs_own_platform_rewrites_it(tmp_path, monkeypatch, capsys,
                                                           spec_text, platform, arch, says):
@@ -358,7 +376,7 @@ def test_a_read_only_spec_fails_before_anything_is_measured(spec_copy, tmp_path,
     run_tune(spec_copy, opts=options(tmp_path), job_fn=timed({3: 100.0, 2: 100.0, 4: 100.0}))
 
 
-@pytest.mark.parametrize("mode", [0o600, 0o664, 0o640])
+@pytest.mark.parametrize("mode", [0o600, 0o664, 0o640], ids=lambda m: f"{m:04o}")
 def test_a_rewritten_spec_keeps_its_mode(spec_copy, tmp_path, monkeypatch, mode):
     use_gpu(monkeypatch)
     spec_copy.chmod(mode)
