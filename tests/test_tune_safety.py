@@ -116,6 +116,30 @@ def test_a_forged_pass_of_a_failing_candidate_is_caught_when_measured_again(spec
     assert spec_copy.read_bytes() == before
 
 
+def test_a_forged_pass_of_a_candidate_that_never_runs_decides_nothing(spec_copy, tmp_path,
+                                                                     monkeypatch):
+    # gluon takes only fp8 KV: the spec stage rejects (gluon, bf16), so no job
+    # can measure it again; a planted "ok" record for it must not win.
+    use_gpu(monkeypatch)
+    spec_copy.write_text(spec_copy.read_text().replace(
+        "  - {batch: 4, kv_len: 1024, backend: gluon, splits: 16}",
+        "  - {batch: 4, kv_len: 1024, backend: triton_split, splits: 4, "
+        "tune: {backend: [triton_split, gluon], kv_format: [bf16]}}"))
+    before = spec_copy.read_bytes()
+    original = load_spec(spec_copy)
+    opts = options(tmp_path, interpret=False)
+    shape = original.shapes[1]
+    lines = []
+    for cand in candidates(shape, space_for(shape, 1, "b4_kv1024"), "cuda"):
+        p = prepare(cand, original, "cuda", H200, opts, None)
+        outcome = ok(1.0) if p.job is None else ok(100.0)
+        lines.append(json.dumps({"format": 1, **make_record(p, original, H200, opts, outcome)}))
+    (tmp_path / "records.jsonl").write_text("\n".join(lines) + "\n")
+    decisions = run_tune(spec_copy, shapes=("b4_kv1024",), opts=opts, job_fn=timed({}))
+    assert not decisions[0].replace and "a record is no proof" in decisions[0].why
+    assert spec_copy.read_bytes() == before
+
+
 def test_the_re_measurement_runs_in_this_process_even_with_workers(spec_copy, tmp_path,
                                                                    monkeypatch):
     log = tmp_path / "pids.log"

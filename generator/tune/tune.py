@@ -18,9 +18,10 @@ The rules that keep a spec safe (docs/tuning.md):
   records alone never rewrite a spec: a shape's would-be winner and its
   current entry are measured again in this run, in this process, on one
   clock, one after the other, and only that re-measurement decides
-  (generator/tune/decide.py). A record whose time is not a finite positive
-  number, or that is not a record gen tune writes, is a user error naming
-  file:line; so is a clock that returns such a time, for its candidate.
+  (generator/tune/decide.py). A JSON line that is not a record gen tune
+  writes (a time that is not a finite positive number, a missing field) is a
+  user error naming file:line; a line cut short by a crash is named and
+  passed over; a clock that returns such a time fails its candidate.
 - Records live outside the checkout by default ($XDG_CACHE_HOME/mla-gen/tune/
   <target>.jsonl, else ~/.cache/mla-gen/tune/<target>.jsonl), or where
   --records says.
@@ -313,10 +314,12 @@ def _confirm(first: Decision, prepared: list[Prepared], spec: Spec, fp, opts: Op
     process, one after the other on one clock; decide on those two."""
     from generator.tune.workers import run_jobs
 
-    pair = [p for p in prepared if p.candidate.current and p.job is not None]
+    pair = [p for p in prepared if p.candidate.current]
     pair += [p for p in prepared if p.candidate is first.best_candidate]
-    if len(pair) != 2:  # the current entry has no job: never replaced (decide keeps it)
-        return dataclasses.replace(first, replace=False, why="current entry not measurable here")
+    if len(pair) != 2 or any(p.job is None for p in pair):
+        # Only a record says it ran (the spec stage rejects it, or it cannot run here).
+        return dataclasses.replace(first, replace=False,
+                                   why="cannot be measured again here (a record is no proof): kept")
     kwargs = {"job_fn": job_fn} if job_fn else {}
     fresh = []
     for job, outcome in run_jobs([p.job for p in pair], 1, opts.interpret, deadline, **kwargs):
