@@ -421,3 +421,23 @@ def test_a_symlinked_spec_is_written_through_its_link(tmp_path, monkeypatch):
     assert link.is_symlink() and os.readlink(link) == os.path.relpath(target, tmp_path)
     assert load_spec(target).shapes[0].splits == 2
     assert sorted(p.name for p in (tmp_path / "real").iterdir()) == ["tune_small.yaml"]
+
+
+def test_with_several_specs_every_one_is_checked_before_the_first_is_measured(tmp_path,
+                                                                              monkeypatch):
+    from generator.tune import tune as tune_mod
+
+    use_gpu(monkeypatch)
+    first, second = copy_small(tmp_path, "a.yaml"), copy_small(tmp_path, "b.yaml")
+    second.chmod(0o444)
+    runs = []
+    monkeypatch.setattr(tune_mod, "run_tune", lambda path, **kw: runs.append((path, kw)))
+    args = ["tune", "--spec", str(first), "--spec", str(second), "--plot",
+            str(tmp_path / "t.svg"), "--records", str(tmp_path / "r.jsonl")]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2 and "b.yaml: read-only (mode 0444)" in result.output
+    assert runs == []  # a.yaml was not measured first
+    # Writable: each spec gets its own plot file (the second would overwrite the first).
+    second.chmod(0o644)
+    assert CliRunner().invoke(main, args).exit_code == 0
+    assert [kw["opts"].plot_path.name for _, kw in runs] == ["t.a.svg", "t.b.svg"]

@@ -61,7 +61,8 @@ from generator.tune.measure import Job
 from generator.tune.paths import check_destination
 from generator.tune.space import Candidate, Space, candidates, space_for
 from generator.tune.specedit import check_round_trip, check_spec_writable, edit_entries
-from generator.tune.writeback import report_refused, refusal, this_machine, write_back
+from generator.tune.writeback import (Machine, refusal, report_refused, this_machine,
+                                      write_back)
 
 # A space larger than this needs --budget (or a narrower `tune:` entry):
 # every candidate is checked and rendered before the first is timed.
@@ -186,6 +187,7 @@ def _interleave(queues: list[list[Prepared]]) -> list[Prepared]:
 
 
 def print_spaces(spec: Spec, spaces: list[Space], console: Console) -> None:
+    """gen tune --dry-run: each shape's space, its size and its distinct entries."""
     table = Table(title=f"gen tune --dry-run: {spec.path}")
     for col in ("shape", "backend", "space", "points", "distinct entries"):
         table.add_column(col, justify="right" if col in ("points", "distinct entries") else "left")
@@ -202,23 +204,45 @@ def print_spaces(spec: Spec, spaces: list[Space], console: Console) -> None:
     console.print(table)
 
 
+@dataclass(frozen=True)
+class Setup:
+    """What a run knows before it measures anything."""
+
+    original: Spec
+    indices: list[int]  # the selected shapes
+    machine: Machine
+    refused: str | None  # why this run may not rewrite the spec, or None
+    records: rec.Records
+
+
+def preflight(spec_path: str | Path, shapes: tuple[str, ...], opts: Options) -> Setup:
+    """Everything checked before anything is measured: the spec (it loads, the
+    shapes exist, it survives the round trip), the machine, whether the run may
+    rewrite the spec, every path the run writes, every line of the records."""
+    original = load_spec(spec_path)
+    indices = selected(original, shapes)
+    check_round_trip(original.text, original.path)
+    machine = this_machine(opts.interpret, opts.gpus)
+    refused = refusal(machine, original)
+    records = _check_paths(Path(spec_path), original, opts, refused is None)
+    return Setup(original, indices, machine, refused, records)
+
+
 def run_tune(spec_path: str | Path, shapes: tuple[str, ...] = (), dry_run: bool = False,
              opts: Options = Options(), job_fn=None) -> list[Decision]:
     """Tune one spec; returns each shape's decision (nothing for --dry-run).
 
     job_fn (default: measure.run_job) measures one job; tests pass fakes."""
     console = _console()
-    original = load_spec(spec_path)
-    indices = selected(original, shapes)
-    spaces = [space_for(original.shapes[i], i, tag_of(original.shapes[i])) for i in indices]
     if dry_run:
-        print_spaces(original, spaces, console)
+        original = load_spec(spec_path)
+        print_spaces(original, [space_for(original.shapes[i], i, tag_of(original.shapes[i]))
+                                for i in selected(original, shapes)], console)
         return []
-    check_round_trip(original.text, original.path)
-    machine = this_machine(opts.interpret, opts.gpus)
-    platform, fp = machine.platform, machine.fingerprint
-    refused = refusal(machine, original)
-    records = _check_paths(Path(spec_path), original, opts, refused is None)
+    setup = preflight(spec_path, shapes, opts)
+    original, refused, records = setup.original, setup.refused, setup.records
+    platform, fp = setup.machine.platform, setup.machine.fingerprint
+    spaces = [space_for(original.shapes[i], i, tag_of(original.shapes[i])) for i in setup.indices]
     for line in records.notes():
         console.print(f"note: {line}", markup=False)
     if refused:
