@@ -140,6 +140,18 @@ def test_a_forged_pass_of_a_candidate_that_never_runs_decides_nothing(spec_copy,
     assert spec_copy.read_bytes() == before
 
 
+def test_past_the_time_limit_a_winner_in_the_records_waits_for_the_next_run(
+        spec_copy, tmp_path, monkeypatch):
+    use_gpu(monkeypatch)
+    before = spec_copy.read_bytes()
+    forge(spec_copy, tmp_path / "records.jsonl", {3: ok(100.0), 2: ok(50.0), 4: ok(100.0)})
+    opts = options(tmp_path, interpret=False, max_minutes=1e-9)  # over before it starts
+    decisions = run_tune(spec_copy, shapes=("b3_kv256",), opts=opts, job_fn=never)
+    assert not decisions[0].replace
+    assert decisions[0].why == "not re-measured (time limit): run again to confirm"
+    assert spec_copy.read_bytes() == before
+
+
 def test_the_re_measurement_runs_in_this_process_even_with_workers(spec_copy, tmp_path,
                                                                    monkeypatch):
     log = tmp_path / "pids.log"
@@ -293,8 +305,8 @@ ROCM = (SMALL.read_text()
 
 @pytest.mark.parametrize("spec_text, platform, arch, says", [
     (ROCM, "cuda", "sm90",
-     "target 'tunerocm' is a rocm spec (gfx950) and this GPU is NVIDIA H200 (NVIDIA, sm90): only an "
-     "AMD GPU may rewrite it"),
+     "target 'tunerocm' is a rocm spec (gfx950) and this GPU is NVIDIA H200 (NVIDIA, sm90): "
+     "only an AMD GPU may rewrite it"),
     (SMALL.read_text(), "rocm", "gfx950",
      "target 'tunecpu' is a cuda spec (sm90) and this GPU is NVIDIA H200 (AMD, gfx950): only an "
      "NVIDIA GPU may rewrite it"),
