@@ -86,10 +86,12 @@ def check_spec_writable(path: Path) -> None:
     shown = printable(str(path))
     via = f" (a link to {printable(str(target))})" if os.path.islink(path) else ""
     mode = stat.S_IMODE(target.stat().st_mode)
-    if not mode & stat.S_IWUSR or not os.access(target, os.W_OK):
-        raise UserError(f"{shown}{via}: read-only (mode {mode:04o}), and gen tune rewrites "
-                        "the spec it tunes; make it writable (chmod u+w) or tune a copy; "
-                        "nothing was measured")
+    why = ("read-only" if not mode & stat.S_IWUSR
+           else None if os.access(target, os.W_OK) else "not writable by this user")
+    if why:
+        raise UserError(f"{shown}{via}: {why} (mode {mode:04o}), and gen tune rewrites the "
+                        "spec it tunes; make it writable (chmod u+w) or tune a copy; nothing "
+                        "was measured")
     try:
         probe_folder(target.parent)
     except OSError as exc:
