@@ -215,19 +215,21 @@ def bench(spec, shapes, mode, baseline, l2_clear_mib, max_seconds, json_path, co
               help="Measure at most N new candidates per shape (the current entry first, then "
                    "each one-field change, then the rest of the space).")
 @click.option("--max-minutes", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Start no candidate after M minutes; what is measured is recorded and "
-                   "decided on, and the next run resumes.")
+              help="Start no measurement (a winner's re-measurement included) after M "
+                   "minutes; what is measured is recorded, and the next run resumes.")
 @click.option("--gpus", type=click.IntRange(min=1), default=1, show_default=True,
               help="One worker process per GPU (with --interpret: per CPU worker).")
 @click.option("--dry-run", is_flag=True, help="Print each shape's space and its size; run nothing.")
 @click.option("--interpret", is_flag=True,
               help="Run the whole loop on the CPU through Triton's interpreter on small shapes "
-                   "(times mean nothing; candidates that cannot run on a CPU are skipped).")
+                   "(proves the machinery; times mean nothing, so the spec is never rewritten; "
+                   "candidates that cannot run on a CPU are skipped).")
 @click.option("--records", "records_path", type=click.Path(dir_okay=False),
-              help="Records file (JSONL, appended). Default: perf/tune/<target>.jsonl.")
+              help="Records file (JSONL, appended). Default: $XDG_CACHE_HOME/mla-gen/tune/"
+                   "<target>.jsonl (~/.cache/... without XDG_CACHE_HOME).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Draw each shape's candidates, failures, current entry and winner "
-                   "(.png or .svg; needs the [plot] extra).")
+                   "(.png or .svg; needs the [plot] extra; several specs: one file per spec).")
 @click.option("--seconds", default=1.0, show_default=True,
               help="The clock's time budget per candidate.")
 @click.option("--build-dir", default="build", show_default=True, type=click.Path(file_okay=False),
@@ -237,18 +239,27 @@ def tune(spec, shapes, budget, max_minutes, gpus, dry_run, interpret, records_pa
     """Search each shape's space, then write winners back into the spec.
 
     Every candidate is the spec with one entry changed: checked by the spec
-    stage, built, run through gen check's cases and timed with gen bench's
-    clock; each result is appended to the records (a re-run skips what is
-    recorded). A shape's fastest passing candidate replaces its entry only when
-    it beats it beyond bench's noise; the spec is rewritten in place (comments
-    and order kept) and the spec diff and `gen build --diff` are printed.
+    stage and the resource report, built, run through gen check's cases and
+    timed with gen bench's clock; each result is appended to the records (a
+    re-run skips what is recorded). A shape's fastest passing candidate replaces
+    its entry only when, measured again in this run beside the entry, it beats
+    it beyond bench's noise: records pick candidates, never decide alone. Only
+    a GPU of the spec's own platform rewrites it (never --interpret); the spec
+    is rewritten in place (comments, order, links and mode kept) and the spec
+    diff and `gen build --diff` are printed. docs/tuning.md has the rules.
     """
-    from generator.tune.tune import Options, run_tune
+    from generator.tune.tune import Options, preflight, run_tune
 
-    opts = Options(budget=budget, max_minutes=max_minutes, gpus=gpus, interpret=interpret,
-                   seconds=seconds, records_path=Path(records_path) if records_path else None,
-                   plot_path=Path(plot_path) if plot_path else None, build_dir=Path(build_dir))
-    for path in _specs(spec):
+    paths = _specs(spec)
+    runs = [(path, Options(budget=budget, max_minutes=max_minutes, gpus=gpus,
+                           interpret=interpret, seconds=seconds,
+                           records_path=Path(records_path) if records_path else None,
+                           plot_path=plot, build_dir=Path(build_dir)))
+            for path, plot in zip(paths, _per_spec("--plot", plot_path, paths))]
+    if not dry_run:  # every spec's paths and records, before the first is measured
+        for path, opts in runs:
+            preflight(path, shapes, opts)
+    for path, opts in runs:
         run_tune(path, shapes=shapes, dry_run=dry_run, opts=opts)
 
 

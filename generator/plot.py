@@ -19,12 +19,18 @@ from generator.errors import UserError
 FORMATS = (".png", ".svg")
 
 
-def _figure(path: Path, width: float, height: float):
+def check_plot_path(path: Path) -> None:
+    """Refuse a plot that could not be drawn (its format by extension, the
+    matplotlib extra): callers check before their measurements."""
     if path.suffix.lower() not in FORMATS:
         raise UserError(f"--plot {path}: the extension picks the format: one of "
                         f"{', '.join(FORMATS)}")
     if importlib.util.find_spec("matplotlib") is None:
         raise UserError("--plot needs matplotlib: pip install '.[plot]'")
+
+
+def _figure(path: Path, width: float, height: float):
+    check_plot_path(path)
     from matplotlib.figure import Figure
 
     return Figure(figsize=(width, height), layout="constrained")

@@ -87,14 +87,17 @@ for step in "${@:-check bench}"; do
           timeout 200 ncu --metrics gpu__time_duration.sum -k "regex:$3" -s 4 -c 4 --csv \
             python3 scripts/profile_runner.py build/h200/submission.py "$1" "$2" 6 "run_${3#mla_}" > "$OUT/ncu_time_$1_$2.csv" 2>&1
         done;;
-      # Records and the (possibly rewritten) spec come back in $OUT: commit them to resume.
+      # The tune records and the (possibly rewritten) spec come back in $OUT.
       # A quick correctness gate before a long step: stop at the first failure.
       gate) gen check --spec specs/h200.yaml --shapes b4_kv1024 --shapes b64_kv1024 --shapes b256_kv8192 --json "$OUT/gate.json" 2>&1 | tee "$OUT/gate.log"
             [ "${PIPESTATUS[0]}" = 0 ] || exit 1;;
-      # TUNE_GPUS workers (default 1), TUNE_MINUTES (default 9).
-      tune) gen tune --spec specs/h200.yaml --gpus "${TUNE_GPUS:-1}" --max-minutes "${TUNE_MINUTES:-9}" \
-              --plot "$OUT/tune.png" 2>&1 | tee "$OUT/tune.log"; rc=$((rc | ${PIPESTATUS[0]}))
-            cp perf/tune/h200.jsonl specs/h200.yaml "$OUT/";;
+      # TUNE_GPUS workers (default 1), TUNE_MINUTES (default 9); TUNE_RECORDS: the
+      # records to resume from and append to (default: a new file in $OUT).
+      tune) records=${TUNE_RECORDS:-$OUT/tune-h200.jsonl}
+            gen tune --spec specs/h200.yaml --gpus "${TUNE_GPUS:-1}" --max-minutes "${TUNE_MINUTES:-9}" \
+              --records "$records" --plot "$OUT/tune.png" 2>&1 | tee "$OUT/tune.log"; rc=$((rc | ${PIPESTATUS[0]}))
+            cp specs/h200.yaml "$OUT/"
+            [ "$records" -ef "$OUT/$(basename "$records")" ] || cp "$records" "$OUT/";;
       # VARIANTS="perf/specs/a.yaml perf/specs/b.yaml": gen check each variant spec
       # (check_<name>.json), then one gen bench process times specs/h200.yaml and every
       # variant (bench_variants.<target>.json), so the comparison shares GPU and clocks.

@@ -23,6 +23,16 @@ def generated_source(spec_text: str, name: str = "t.yaml") -> str:
     return render(build_plan(spec), spec)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _user_cache(tmp_path_factory):
+    """gen tune keeps its default records in the user's cache folder: point it
+    into the test's temporary tree, never the real one (nor the checkout)."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+    yield
+    patch.undo()
+
+
 @pytest.fixture
 def in_root(monkeypatch):
     """Run from the project root, as `gen` is used."""

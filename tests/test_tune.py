@@ -1,10 +1,11 @@
 """`gen tune` on the CPU: its loop through Triton's interpreter (records written
 and resumed, one worker per "GPU" as CPU processes), the spec stage in front
 of every candidate, the noise rule, write-back that keeps comments, a failing
-candidate that never wins, and an interrupted run that leaves the spec alone."""
+candidate that never wins, and an interrupted run that leaves the spec alone.
+The rules that keep a spec safe (records as evidence, the write-back rules,
+option paths) are in tests/test_tune_safety.py."""
 
 import json
-import shutil
 
 import pytest
 from click.testing import CliRunner
@@ -12,33 +13,28 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.core.spec import load_spec, parse_spec
 from generator.errors import SpecError, UserError
-from generator.gpu import bench
-from generator.gpu.check import Result
 from generator.tune import measure
 from generator.tune.records import Records
 from generator.tune.space import candidates, space_for
 from generator.tune.specedit import edit_entries
-from generator.tune.tune import Options, run_tune
+from generator.tune.tune import run_tune
 
 from conftest import ROOT
+from tune_fakes import (SMALL, copy_small, inject, ok, options, run_job_without_compiles,
+                        splits_of, timed, use_gpu)
 
-SMALL = ROOT / "tests/specs/tune_small.yaml"
+
+# The small spec without its entry's spill waiver (candidates print shorter).
+UNWAIVED = SMALL.read_text().replace(', allow_spills: "a CPU test fixture"', "")
 
 
 @pytest.fixture
 def spec_copy(tmp_path):
-    path = tmp_path / "tune_small.yaml"
-    shutil.copy(SMALL, path)
-    return path
+    return copy_small(tmp_path)
 
 
 def opts(tmp_path, **kw):
-    return Options(interpret=True, seconds=0.2, records_path=tmp_path / "records.jsonl",
-                   build_dir=tmp_path / "build", **kw)
-
-
-def splits_of(job):
-    return job.spec.shapes[0].splits
+    return options(tmp_path, **kw)
 
 
 # ---------------------------------------------------------------------------
@@ -47,9 +43,8 @@ def splits_of(job):
 
 
 def test_candidates_current_first_then_one_field_changes_then_the_product():
-    spec = parse_spec(SMALL.read_text().replace("tune: {splits: [2, 4]}",
-                                                "tune: {splits: [2, 4], num_warps: [4, 8]}"),
-                      "x.yaml")
+    spec = parse_spec(UNWAIVED.replace("tune: {splits: [2, 4]}",
+                                       "tune: {splits: [2, 4], num_warps: [4, 8]}"), "x.yaml")
     shape = spec.shapes[0]
     space = space_for(shape, 0, "b3_kv256", "cuda")
     assert space.size == 4
@@ -66,7 +61,7 @@ def test_candidates_current_first_then_one_field_changes_then_the_product():
 
 
 def test_two_field_changes_come_before_the_rest_of_the_product():
-    spec = parse_spec(SMALL.read_text().replace(
+    spec = parse_spec(UNWAIVED.replace(
         "tune: {splits: [2, 4]}", "tune: {splits: [2], num_warps: [8], num_stages: [2]}"), "x.yaml")
     shape = spec.shapes[0]
     got = [str(c) for c in candidates(shape, space_for(shape, 0, "b3_kv256", "cuda"), "cuda")]
@@ -100,7 +95,7 @@ def test_tune_entry_is_validated_against_the_backends_fields_and_values():
     with pytest.raises(SpecError) as err:
         parse_spec(text, "t.yaml")
     msg = str(err.value)
-    assert "t.yaml:7: shapes[0].tune.splits[1]: 300 is not an integer from 1 to 256" in msg
+    assert "t.yaml:10: shapes[0].tune.splits[1]: 300 is not an integer from 1 to 256" in msg
     assert "shapes[0].tune.splits[2]: 'x' is not an integer" in msg
     assert "shapes[0].tune.blok_n: unknown key (did you mean 'block_n'?)" in msg
     assert "shapes[0].tune.num_warps[0]: 3 is not one of 1, 2, 4, 8, 16" in msg
@@ -150,11 +145,13 @@ def test_unknown_shape_tag_is_a_user_error(spec_copy):
 
 
 def test_interpret_loop_with_two_workers_records_then_resumes(spec_copy, tmp_path):
-    before = spec_copy.read_text()
+    before = spec_copy.read_bytes()
     # Two CPU worker processes: the --gpus path, proven without a GPU.
-    decisions = run_tune(spec_copy, opts=opts(tmp_path, gpus=2, plot_path=tmp_path / "t.svg"))
+    decisions = run_tune(spec_copy, opts=opts(tmp_path, gpus=2, plot_path=tmp_path / "t.svg"),
+                         job_fn=run_job_without_compiles)
     records = Records(tmp_path / "records.jsonl").lines
-    assert sorted(r["fields"]["splits"] for r in records) == [2, 3, 4]
+    searched = [r for r in records if not r["confirmation"]]
+    assert sorted(r["fields"]["splits"] for r in searched) == [2, 3, 4]
     for r in records:
         assert r["status"] == "ok", r
         assert r["shape"] == "b3_kv256" and r["device"] == "cpu (Triton interpreter)"
@@ -164,31 +161,26 @@ def test_interpret_loop_with_two_workers_records_then_resumes(spec_copy, tmp_pat
     # The gluon entry cannot run here: said, never measured, kept.
     assert [d.tag for d in decisions] == ["b3_kv256", "b4_kv1024"]
     assert not decisions[1].replace
-    if not decisions[0].replace:
-        assert spec_copy.read_text() == before
+    assert spec_copy.read_bytes() == before  # --interpret never rewrites a spec
 
-    # A second run measures nothing new.
-    def no_measuring(job):
-        raise AssertionError(f"measured again: splits {splits_of(job)}")
+    # A second run measures no new candidate: at most a would-be winner and
+    # the current entry again (records pick, they do not decide).
+    again = []
+    run_tune(spec_copy, opts=opts(tmp_path), job_fn=timed({2: 50.0, 3: 50.0, 4: 50.0}, again))
+    lines = Records(tmp_path / "records.jsonl").lines
+    assert len(again) in (0, 2) and len(lines) == len(records) + len(again)
+    assert all(r["confirmation"] for r in lines[len(records):])
 
-    run_tune(spec_copy, opts=opts(tmp_path), job_fn=no_measuring)
-    assert len(Records(tmp_path / "records.jsonl").lines) == 3
 
-
-def test_adding_one_candidate_measures_only_it(spec_copy, tmp_path, monkeypatch):
+def test_adding_one_candidate_measures_only_it(spec_copy, tmp_path):
     measured = []
-
-    def fake(job):
-        measured.append(splits_of(job))
-        return {"status": "ok", "reason": "", "rel_err": 1e-3, "wall_s": 0.0,
-                "timing": {"mean_us": 100.0, "median_us": 100.0, "min_us": 100.0, "runs": 10,
-                           "sem_us": 0.1, "drift": 0.0}}
-
-    run_tune(spec_copy, opts=opts(tmp_path), job_fn=fake)
+    run_tune(spec_copy, opts=opts(tmp_path), job_fn=timed({2: 100.0, 3: 100.0, 4: 100.0,
+                                                            6: 100.0}, measured))
     assert sorted(measured) == [2, 3, 4]
     spec_copy.write_text(spec_copy.read_text().replace("splits: [2, 4]", "splits: [2, 4, 6]"))
     measured.clear()
-    run_tune(spec_copy, opts=opts(tmp_path), job_fn=fake)
+    run_tune(spec_copy, opts=opts(tmp_path), job_fn=timed({2: 100.0, 3: 100.0, 4: 100.0,
+                                                            6: 100.0}, measured))
     assert measured == [6]
 
 
@@ -197,50 +189,27 @@ def test_adding_one_candidate_measures_only_it(spec_copy, tmp_path, monkeypatch)
 # ---------------------------------------------------------------------------
 
 
-class FakeClock:
-    """Times by split count (set by the fake check just before timing)."""
-
-    def __init__(self, means):
-        self.means, self.splits, self.max_seconds = means, None, 0
-
-    def time(self, fn, idle=False):
-        mean = self.means[self.splits]
-        return bench.Timing(mean, mean, mean, 50, mean * 1e-3, 0.0)
-
-
-def inject(monkeypatch, means, failing=()):
-    """measure() runs for real (plan, render, build) with gen check's cases
-    replaced: candidates whose split count is in `failing` fail a case."""
-    clock = FakeClock(means)
-    calls = []
-
-    def fake_check(module, spec, plan, device):
-        splits = spec.shapes[0].splits
-        calls.append(splits)
-        clock.splits = splits
-        bad = splits in failing
-        return [Result("b2_kv101-hot", "run_b2_kv101", "triton_split", "bf16", "fp8",
-                       0.5 if bad else 1e-3, 1e-2, 0.0, 0.0, True, not bad,
-                       "strict error 5.00e-01 > 1e-02 (injected)" if bad else "")]
-
-    monkeypatch.setattr(measure, "check_candidate", fake_check)
-    monkeypatch.setattr(measure, "process_clock", lambda interpret, seconds: clock)
-    return calls
-
-
-def test_failing_candidate_never_wins_and_comments_survive(spec_copy, tmp_path, monkeypatch,
-                                                           capsys):
+def test_failing_candidate_never_wins(spec_copy, tmp_path, monkeypatch):
     # splits 4 would be fastest but fails a check case; splits 2 beats the entry.
     inject(monkeypatch, {3: 100.0, 2: 60.0, 4: 10.0}, failing={4})
     decisions = run_tune(spec_copy, opts=opts(tmp_path))
+    assert decisions[0].replace and decisions[0].best_candidate.as_dict()["splits"] == 2
+    assert "re-measured" in decisions[0].why
+    failed = [r for r in Records(tmp_path / "records.jsonl").lines if r["status"] == "failed"]
+    assert [r["fields"]["splits"] for r in failed] == [4]
+    assert "injected" in failed[0]["reason"]
+
+
+def test_write_back_keeps_comments_and_prints_both_diffs(spec_copy, tmp_path, monkeypatch,
+                                                         capsys):
+    use_gpu(monkeypatch)
+    decisions = run_tune(spec_copy, shapes=("b3_kv256",), opts=opts(tmp_path, interpret=False),
+                         job_fn=timed({3: 100.0, 2: 60.0, 4: 80.0}))
     assert decisions[0].replace and decisions[0].best_candidate.as_dict()["splits"] == 2
     text = spec_copy.read_text()
     assert load_spec(spec_copy).shapes[0].splits == 2
     assert text == SMALL.read_text().replace("splits: 3, block_n: 16", "splits: 2, block_n: 16")
     assert "# keep me" in text and "# Any other input." in text
-    failed = [r for r in Records(tmp_path / "records.jsonl").lines if r["status"] == "failed"]
-    assert [r["fields"]["splits"] for r in failed] == [4]
-    assert "injected" in failed[0]["reason"]
     out = capsys.readouterr().out
     assert "-  - {batch: 3, kv_len: 256, backend: triton_split, splits: 3" in out  # spec diff
     assert "+  - {batch: 3, kv_len: 256, backend: triton_split, splits: 2" in out
@@ -265,7 +234,9 @@ def test_a_gain_within_noise_keeps_the_entry(spec_copy, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("error", [KeyboardInterrupt(), RuntimeError("worker died")])
-def test_interrupted_run_leaves_spec_untouched_and_keeps_records(spec_copy, tmp_path, error):
+def test_interrupted_run_leaves_spec_untouched_and_keeps_records(spec_copy, tmp_path, error,
+                                                                 monkeypatch):
+    use_gpu(monkeypatch)  # a run that may rewrite the spec
     before = spec_copy.read_bytes()
     calls = []
 
@@ -273,13 +244,11 @@ def test_interrupted_run_leaves_spec_untouched_and_keeps_records(spec_copy, tmp_
         calls.append(job)
         if len(calls) == 2:
             raise error
-        mean = 100.0 if splits_of(job) == 3 else 10.0  # any finished run would rewrite
-        return {"status": "ok", "reason": "", "rel_err": 1e-3, "wall_s": 0.0,
-                "timing": {"mean_us": mean, "median_us": mean, "min_us": mean, "runs": 10,
-                           "sem_us": 0.01, "drift": 0.0}}
+        return ok(100.0 if splits_of(job) == 3 else 10.0)  # any finished run would rewrite
 
     with pytest.raises(type(error)):
-        run_tune(spec_copy, opts=opts(tmp_path), job_fn=dies_on_second)
+        run_tune(spec_copy, shapes=("b3_kv256",), opts=opts(tmp_path, interpret=False),
+                 job_fn=dies_on_second)
     assert spec_copy.read_bytes() == before
     assert len(Records(tmp_path / "records.jsonl").lines) == 1  # the first candidate's
 
@@ -297,7 +266,8 @@ def test_a_candidate_that_raises_in_its_check_is_a_failure_not_a_crash(spec_copy
     monkeypatch.setattr(measure, "check_candidate", raises_for_two)
     decisions = run_tune(spec_copy, opts=opts(tmp_path))
     assert decisions[0].best_candidate.as_dict()["splits"] == 4
-    reasons = {r["fields"]["splits"]: r["reason"] for r in Records(tmp_path / "records.jsonl").lines}
+    reasons = {r["fields"]["splits"]: r["reason"]
+               for r in Records(tmp_path / "records.jsonl").lines}
     assert reasons[2] == "check: RuntimeError: illegal memory access"
 
 
@@ -319,10 +289,10 @@ def test_rejected_candidate_is_recorded_with_the_spec_message_and_never_built(sp
 def test_truncated_last_record_is_measured_again(tmp_path):
     path = tmp_path / "r.jsonl"
     good = {"format": 1, "kernel_sha256": "a", "shape": "s", "device": "d", "driver": "v",
-            "torch": "t", "triton": "x", "status": "ok"}
+            "torch": "t", "triton": "x", "status": "failed", "reason": "r"}
     path.write_text(json.dumps(good) + "\n" + json.dumps(good)[:20])
     records = Records(path)
-    assert len(records.lines) == 1 and records.unreadable == 1
+    assert len(records.lines) == 1 and records.passed_over == [2]
 
 
 # ---------------------------------------------------------------------------

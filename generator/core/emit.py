@@ -152,13 +152,13 @@ def _file_mode() -> int:
     return 0o666 & ~mask
 
 
-def _stage(path: Path, text: str) -> Path:
-    """Write text to a new temporary file beside path, with the ordinary file
-    mode; return its name. Creates the parent folders."""
+def _stage(path: Path, text: str, mode: int | None = None) -> Path:
+    """Write text to a new temporary file beside path, with `mode` (default:
+    the ordinary file mode); return its name. Creates the parent folders."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        os.fchmod(fd, _file_mode())
+        os.fchmod(fd, _file_mode() if mode is None else mode)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
     except BaseException:
@@ -167,8 +167,10 @@ def _stage(path: Path, text: str) -> Path:
     return Path(tmp)
 
 
-def write_atomic(path: Path, text: str) -> None:
-    tmp = _stage(path, text)
+def write_atomic(path: Path, text: str, mode: int | None = None) -> None:
+    """Replace path with text (temp file + rename); the new file gets `mode`,
+    by default the ordinary file mode."""
+    tmp = _stage(path, text, mode)
     try:
         os.replace(tmp, path)
     except BaseException:

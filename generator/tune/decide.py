@@ -7,10 +7,17 @@ the larger within-run drift, the run-to-run floor). A candidate that failed,
 was rejected, filtered or skipped has no time and never wins. An entry whose
 own measurement failed is replaced by the fastest passing candidate; one that
 was never measured here (skipped, e.g. gluon under --interpret) is kept.
+
+That first decision reads the records, which are evidence, not orders: a
+line may come from another run, another day or a hand that forged it. It only
+picks which candidate to try. A replacement stands only when re-measuring,
+in this run, the winner and the current entry (one process, one clock, one
+after the other) decides the same way (confirm).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from generator.gpu.bench import noise_us
@@ -60,3 +67,13 @@ def decide(tag: str, index: int, measured: list[tuple[Candidate, dict]]) -> Deci
     return Decision(tag, index, current, best, best_c, beats,
                     f"{a['mean_us']:.2f} -> {b['mean_us']:.2f} us ({change / a['mean_us']:+.1%}, "
                     f"noise ±{noise / a['mean_us']:.1%}): {verdict}")
+
+
+def confirm(first: Decision, fresh: list[tuple[Candidate, dict]]) -> Decision:
+    """The decision on this run's re-measurements of first's winner and current
+    entry (fresh: each with its new record); what the records said only led here."""
+    if len(fresh) < 2:
+        return dataclasses.replace(first, replace=False,
+                                   why="not re-measured (time limit): run again to confirm")
+    again = decide(first.tag, first.index, fresh)
+    return dataclasses.replace(again, why=f"re-measured: {again.why}")

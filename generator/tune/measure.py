@@ -1,12 +1,15 @@
 """One candidate, measured: the stages `gen check` and `gen bench` use, in order.
 
 Runs where the device is (a worker process per GPU, or this process): the
-resource report's verdict (generator/tune/resource_gate.py), the build (plan,
+resource report's verdict (generator/tune/resource_gate.py) on the candidate
+as its spec's target compiles it, in every mode (under --interpret too: the
+interpreter's float32 build says nothing about registers), the build (plan,
 render, import as `submission`, as generator/gpu/harness.py does), `gen
 check`'s cases for the shape (fresh inputs, poisoned output, the strict bound
 and the leaderboard rule, hot scores, unequal and empty segments, the Q-margin
 case), then `gen bench`'s clock. The first stage that fails decides the
-outcome and its reason; only a candidate that passes them all is timed.
+outcome and its reason; only a candidate that passes them all is timed, and
+a timing that is not a finite positive number is a failure, not a result.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from dataclasses import dataclass
 from generator.core.planner import build_plan
 from generator.core.render import render
 from generator.core.spec import Spec
-from generator.tune.records import FAILED, FILTERED, OK
+from generator.tune.records import FAILED, FILTERED, OK, timing_problem
 from generator.tune.resource_gate import resource_verdict
 
 # Seeds of the check cases and of the timed inputs: the same for every
@@ -33,6 +36,7 @@ class Job:
 
     tag: str  # the shape's tag in the spec
     spec: Spec  # one shape (the candidate) and the fallback, localized (miniature when interpreting)
+    target_spec: Spec  # the same, as the spec's own target compiles it: what the gate judges
     interpret: bool
     seconds: float  # the clock's time budget
 
@@ -58,12 +62,15 @@ def measure(job: Job, clock) -> dict:
     from generator.gpu.inputs import make_inputs, uniform_case
 
     device = "cpu" if job.interpret else "cuda"
-    plan = build_plan(job.spec, interpret=job.interpret)
-    source = render(plan, job.spec)
-    # An interpreter build (float32 dots) is not what a GPU would compile.
-    verdict = None if job.interpret else resource_verdict(job.spec, source)
+    try:
+        verdict = resource_verdict(job.target_spec, render(build_plan(job.target_spec),
+                                                           job.target_spec))
+    except Exception as exc:  # noqa: BLE001 (a candidate its target cannot compile never runs)
+        return {"status": FAILED, "reason": f"resource report: {_why(exc)}"}
     if verdict:
         return {"status": FILTERED, "reason": f"resource report: {verdict}"}
+    plan = build_plan(job.spec, interpret=job.interpret)
+    source = render(plan, job.spec)
     try:
         module = import_submission(source)
     except Exception as exc:  # noqa: BLE001 (a candidate that does not build scores infinite)
@@ -86,8 +93,12 @@ def measure(job: Job, clock) -> dict:
         timing = clock.time(lambda: module.custom_kernel(data), idle=False)
     except Exception as exc:  # noqa: BLE001
         return {"status": FAILED, "reason": f"timing: {_why(exc)}", "rel_err": worst}
+    timing = dataclasses.asdict(timing)
+    problem = timing_problem(timing)
+    if problem:  # a broken clock: never a result, let alone the best one
+        return {"status": FAILED, "reason": f"timing: {problem}", "rel_err": worst}
     return {"status": OK, "reason": "", "rel_err": worst, "cases": len(results),
-            "timing": dataclasses.asdict(timing)}
+            "timing": timing}
 
 
 # ---------------------------------------------------------------------------

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import difflib
 import io
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
 from generator.core.emit import write_atomic
+from generator.core.safety import printable
 from generator.core.spec import EntrySpec, yaml_roundtrip
 from generator.errors import UserError
+from generator.tune.paths import probe_folder
 
 # Keys of an entry that say what it is, not how it runs: never touched.
 _KEEP = ("batch", "kv_len", "q_seq_len", "num_heads", "tune")
@@ -67,10 +71,41 @@ def spec_diff(old: str, new: str, path: str) -> str:
                                         fromfile=f"a/{path}", tofile=f"b/{path}"))
 
 
+def spec_file(path: Path) -> Path:
+    """The file a spec path names: a symbolic link is followed to its target,
+    which is what a write-back replaces (the link stays a link)."""
+    return Path(os.path.realpath(path))
+
+
+def check_spec_writable(path: Path) -> None:
+    """Refuse, before anything is measured, a spec the write-back could not
+    replace: a read-only file (no write permission for its owner: a spec
+    marked read-only is not rewritten, even by root) or one in a folder
+    where no file can be created."""
+    target = spec_file(path)
+    shown = printable(str(path))
+    via = f" (a link to {printable(str(target))})" if os.path.islink(path) else ""
+    mode = stat.S_IMODE(target.stat().st_mode)
+    why = ("read-only" if not mode & stat.S_IWUSR
+           else None if os.access(target, os.W_OK) else "not writable by this user")
+    if why:
+        raise UserError(f"{shown}{via}: {why} (mode {mode:04o}), and gen tune rewrites the "
+                        "spec it tunes; make it writable (chmod u+w) or tune a copy; nothing "
+                        "was measured")
+    try:
+        probe_folder(target.parent)
+    except OSError as exc:
+        raise UserError(f"{shown}{via}: its folder {printable(str(target.parent))} is not "
+                        f"writable ({exc.strerror or type(exc).__name__}), and the write-back "
+                        "replaces the file there; nothing was measured") from None
+
+
 def write_spec(path: Path, expected_old: str, new: str) -> None:
     """Replace the spec atomically (temp file + rename), only if it still holds
-    the text the run started from."""
-    if path.read_text(encoding="utf-8") != expected_old:
-        raise UserError(f"{path}: changed on disk during the run; not rewritten (the records "
-                        "keep every measurement: run gen tune again)")
-    write_atomic(path, new)
+    the text the run started from. Through a symbolic link the link's target
+    is replaced; the file keeps its mode."""
+    target = spec_file(path)
+    if target.read_text(encoding="utf-8") != expected_old:
+        raise UserError(f"{printable(str(path))}: changed on disk during the run; not "
+                        "rewritten (the records keep every measurement: run gen tune again)")
+    write_atomic(target, new, mode=stat.S_IMODE(target.stat().st_mode))

@@ -6,13 +6,35 @@ the spec checker, exactly as `gen build` would read it; a candidate the spec
 stage rejects is recorded with the checker's message and never built. The
 rest is planned and rendered; the rendered kernel source keys its record
 (generator/tune/records.py), and a recorded key is not measured again. New
-candidates are measured (generator/tune/measure.py: resource report, gen
-check's cases, gen bench's clock) in this process or one worker per GPU
-(generator/tune/workers.py), the shapes' candidates interleaved so that a
-time limit shares out evenly. Last, each shape's fastest passing candidate
-replaces its entry when it beats it beyond noise (generator/tune/decide.py),
-and the spec is rewritten once, atomically. An interrupted or failed run
-leaves the spec as it was; its records stay for the next run.
+candidates are measured (generator/tune/measure.py: the resource report on
+the spec's own target, gen check's cases, gen bench's clock) in this process
+or one worker per GPU (generator/tune/workers.py), the shapes' candidates
+interleaved so that a time limit shares out evenly.
+
+The rules that keep a spec safe (docs/tuning.md):
+
+- Records are evidence, not orders. They spare re-measuring candidates
+  already measured (losers stay losers), but a line may be forged, so the
+  records alone never rewrite a spec: a shape's would-be winner and its
+  current entry are measured again in this run, in this process, on one
+  clock, one after the other, and only that re-measurement decides
+  (generator/tune/decide.py). A JSON line that is not a record gen tune
+  writes (a time that is not a finite positive number, a missing field) is a
+  user error naming file:line; a line cut short by a crash is named and
+  passed over; a clock that returns such a time fails its candidate.
+- Records live outside the checkout by default ($XDG_CACHE_HOME/mla-gen/tune/
+  <target>.jsonl, else ~/.cache/mla-gen/tune/<target>.jsonl), or where
+  --records says.
+- The resource report's gate runs in every mode, --interpret included.
+- --interpret never rewrites a spec: it proves the machinery, its times mean
+  nothing. A write-back needs a GPU of the spec's own platform and
+  architecture (generator/tune/writeback.py); elsewhere the winners are
+  reported and the spec stays as it is.
+- Every path the run will write (the spec when it may be rewritten, the
+  records, the plot) is checked before anything is measured.
+- The spec is rewritten once, at the end, atomically; a symbolic link stays a
+  link and the file keeps its mode. An interrupted or failed run leaves the
+  spec as it was; its records stay for the next run.
 """
 
 from __future__ import annotations
@@ -32,12 +54,15 @@ from generator import __version__
 from generator.core import registry
 from generator.core.planner import build_plan, tag_of
 from generator.core.spec import Spec, load_spec, parse_spec
-from generator.errors import GenError, SpecError, UserError
+from generator.errors import SpecError, UserError
 from generator.tune import records as rec
-from generator.tune.decide import Decision, decide
+from generator.tune.decide import Decision, confirm, decide
 from generator.tune.measure import Job
+from generator.tune.paths import check_destination
 from generator.tune.space import Candidate, Space, candidates, space_for
-from generator.tune.specedit import check_round_trip, edit_entries, spec_diff, write_spec
+from generator.tune.specedit import check_round_trip, check_spec_writable, edit_entries
+from generator.tune.writeback import (Machine, refusal, report_refused, this_machine,
+                                      write_back)
 
 # A space larger than this needs --budget (or a narrower `tune:` entry):
 # every candidate is checked and rendered before the first is timed.
@@ -111,7 +136,7 @@ def prepare(cand: Candidate, original: Spec, platform: str, fp: rec.Fingerprint,
                         "spec: " + "; ".join(i.message if i.path == "" else f"{i.path}: {i.message}"
                                              for i in exc.issues))
     shape = spec.shapes[cand.index]
-    one = dataclasses.replace(spec, shapes=(shape,))
+    one = target_one = dataclasses.replace(spec, shapes=(shape,))
     why = cannot_run(shape.backend, platform, opts.interpret)
     if why is None:
         from generator.gpu.check import localize
@@ -126,11 +151,11 @@ def prepare(cand: Candidate, original: Spec, platform: str, fp: rec.Fingerprint,
     key = rec.Records.key(sha, cand.tag, fp)
     if why is not None:
         return Prepared(cand, key, sha, None, rec.SKIPPED, why)
-    return Prepared(cand, key, sha, Job(cand.tag, one, opts.interpret, opts.seconds))
+    return Prepared(cand, key, sha, Job(cand.tag, one, target_one, opts.interpret, opts.seconds))
 
 
 def make_record(p: Prepared, spec: Spec, fp: rec.Fingerprint, opts: Options,
-                outcome: dict) -> dict:
+                outcome: dict, confirmation: bool = False) -> dict:
     measured = p.job.spec.shapes[0].key if p.job else None
     return {
         "spec": spec.path,
@@ -142,6 +167,7 @@ def make_record(p: Prepared, spec: Spec, fp: rec.Fingerprint, opts: Options,
         "kernel_sha256": p.kernel_sha256,
         "fields": p.candidate.as_dict(),
         "was_current": p.candidate.current,
+        "confirmation": confirmation,  # a re-measurement before a write-back
         "status": outcome["status"],
         "reason": outcome.get("reason", ""),
         "timing": outcome.get("timing"),
@@ -161,6 +187,7 @@ def _interleave(queues: list[list[Prepared]]) -> list[Prepared]:
 
 
 def print_spaces(spec: Spec, spaces: list[Space], console: Console) -> None:
+    """gen tune --dry-run: each shape's space, its size and its distinct entries."""
     table = Table(title=f"gen tune --dry-run: {spec.path}")
     for col in ("shape", "backend", "space", "points", "distinct entries"):
         table.add_column(col, justify="right" if col in ("points", "distinct entries") else "left")
@@ -177,21 +204,51 @@ def print_spaces(spec: Spec, spaces: list[Space], console: Console) -> None:
     console.print(table)
 
 
-def run_tune(spec_path: str | Path, shapes: tuple[str, ...] = (), dry_run: bool = False,
-             opts: Options = Options(), job_fn=None) -> list[Decision]:
-    """Tune one spec; returns each shape's decision (nothing for --dry-run)."""
-    console = _console()
+@dataclass(frozen=True)
+class Setup:
+    """What a run knows before it measures anything."""
+
+    original: Spec
+    indices: list[int]  # the selected shapes
+    machine: Machine
+    refused: str | None  # why this run may not rewrite the spec, or None
+    records: rec.Records
+
+
+def preflight(spec_path: str | Path, shapes: tuple[str, ...], opts: Options) -> Setup:
+    """Everything checked before anything is measured: the spec (it loads, the
+    shapes exist, it survives the round trip), the machine, whether the run may
+    rewrite the spec, every path the run writes, every line of the records."""
     original = load_spec(spec_path)
     indices = selected(original, shapes)
-    spaces = [space_for(original.shapes[i], i, tag_of(original.shapes[i]), original.target.platform,
-                        original.target.triton_options) for i in indices]
-    records_path = opts.records_path or rec.default_path(original.target.name)
-    if dry_run:
-        print_spaces(original, spaces, console)
-        return []
     check_round_trip(original.text, original.path)
-    platform, fp = _machine(opts)
-    records = rec.Records(records_path)
+    machine = this_machine(opts.interpret, opts.gpus)
+    refused = refusal(machine, original)
+    records = _check_paths(Path(spec_path), original, opts, refused is None)
+    return Setup(original, indices, machine, refused, records)
+
+
+def run_tune(spec_path: str | Path, shapes: tuple[str, ...] = (), dry_run: bool = False,
+             opts: Options = Options(), job_fn=None) -> list[Decision]:
+    """Tune one spec; returns each shape's decision (nothing for --dry-run).
+
+    job_fn (default: measure.run_job) measures one job; tests pass fakes."""
+    console = _console()
+    if dry_run:
+        original = load_spec(spec_path)
+        print_spaces(original, [space_for(original.shapes[i], i, tag_of(original.shapes[i]),
+                                          original.target.platform, original.target.triton_options)
+                                for i in selected(original, shapes)], console)
+        return []
+    setup = preflight(spec_path, shapes, opts)
+    original, refused, records = setup.original, setup.refused, setup.records
+    platform, fp = setup.machine.platform, setup.machine.fingerprint
+    spaces = [space_for(original.shapes[i], i, tag_of(original.shapes[i]), original.target.platform,
+                        original.target.triton_options) for i in setup.indices]
+    for line in records.notes():
+        console.print(f"note: {line}", markup=False)
+    if refused:
+        console.print(f"note: {original.path} will not be rewritten: {refused}", markup=False)
     mini = _miniature_keys(original) if opts.interpret else {}
 
     prepared: dict[int, list[Prepared]] = {}
@@ -230,41 +287,73 @@ def run_tune(spec_path: str | Path, shapes: tuple[str, ...] = (), dry_run: bool 
     jobs = _interleave(queues)
     recorded = sum(len(v) for v in prepared.values()) - len(jobs)
     console.print(f"{original.path}: {len(jobs)} candidates to measure on {fp.device} "
-                  f"({recorded} already recorded or decided without running) -> {records_path}")
+                  f"({recorded} already recorded or decided without running) -> {records.path}",
+                  markup=False)
 
-    _measure(jobs, original, fp, opts, records, console, job_fn)
+    deadline = time.monotonic() + 60 * opts.max_minutes if opts.max_minutes else None
+    _measure(jobs, original, fp, opts, records, console, job_fn, deadline)
 
+    # The records pick each shape's candidate; this run's re-measurement decides.
     decisions = [decide(space.tag, space.index,
                         [(p.candidate, records.get(p.key)) for p in prepared[space.index]
                          if records.get(p.key) is not None])
                  for space in spaces]
+    decisions = [_confirm(d, prepared[d.index], original, fp, opts, records, console, job_fn,
+                          deadline) if d.replace else d
+                 for d in decisions]
     _print_decisions(decisions, console)
     if opts.plot_path:
         from generator.plot import plot_tune
 
         plot_tune(landscape(prepared, records, decisions), opts.plot_path,
                   title=f"gen tune: {original.path} on {fp.device}")
-        console.print(f"plot: {opts.plot_path}")
-    _write_back(Path(spec_path), original, decisions, opts, console)
+        console.print(f"plot: {opts.plot_path}", markup=False)
+    if refused:
+        report_refused(original, decisions, refused, console)
+    else:
+        write_back(Path(spec_path), original, decisions, opts.build_dir, console)
     return decisions
 
 
-def _machine(opts: Options) -> tuple[str, rec.Fingerprint]:
-    import torch
+def _check_paths(spec_path: Path, original: Spec, opts: Options,
+                 may_rewrite: bool) -> rec.Records:
+    """Every path the run writes, checked before anything is measured; the
+    records read (each line checked)."""
+    if may_rewrite:
+        check_spec_writable(spec_path)
+    if opts.plot_path:
+        from generator.plot import check_plot_path
 
-    if opts.interpret:
-        import os
+        check_destination(opts.plot_path, "--plot")
+        check_plot_path(opts.plot_path)
+    if opts.records_path:
+        check_destination(opts.records_path, "--records")
+        return rec.Records(opts.records_path)
+    path = rec.default_path(original.target.name)
+    check_destination(path, "the records file (default; --records F puts it elsewhere)")
+    return rec.Records(path)
 
-        os.environ["TRITON_INTERPRET"] = "1"
-        return "cuda", rec.Fingerprint.here(True)
-    if not torch.cuda.is_available():
-        raise UserError("gen tune needs a GPU (none found); --interpret runs the loop on the "
-                        "CPU through Triton's interpreter")
-    if opts.gpus > torch.cuda.device_count():
-        raise UserError(f"--gpus {opts.gpus}: this machine has {torch.cuda.device_count()}")
-    from generator.gpu.harness import this_platform
 
-    return this_platform(), rec.Fingerprint.here(False)
+def _confirm(first: Decision, prepared: list[Prepared], spec: Spec, fp, opts: Options,
+             records: rec.Records, console: Console, job_fn, deadline) -> Decision:
+    """Measure first's winner and its shape's current entry again, in this
+    process, one after the other on one clock; decide on those two."""
+    from generator.tune.workers import run_jobs
+
+    pair = [p for p in prepared if p.candidate.current]
+    pair += [p for p in prepared if p.candidate is first.best_candidate]
+    if len(pair) != 2 or any(p.job is None for p in pair):
+        # Only a record says it ran (the spec stage rejects it, or it cannot run here).
+        return dataclasses.replace(first, replace=False,
+                                   why="cannot be measured again here (a record is no proof): kept")
+    kwargs = {"job_fn": job_fn} if job_fn else {}
+    fresh = []
+    for job, outcome in run_jobs([p.job for p in pair], 1, opts.interpret, deadline, **kwargs):
+        p = pair[0] if job is pair[0].job else pair[1]
+        r = records.append(make_record(p, spec, fp, opts, outcome, confirmation=True))
+        console.print("re-measured: " + _line(p, r), markup=False)
+        fresh.append((p.candidate, r))
+    return confirm(first, fresh)
 
 
 # Under --interpret every candidate of a shape runs on one small stand-in key,
@@ -278,7 +367,7 @@ def _miniature_keys(spec: Spec) -> dict[int, tuple[int, int]]:
 
 
 def _measure(jobs: list[Prepared], spec: Spec, fp, opts: Options, records: rec.Records,
-             console: Console, job_fn) -> None:
+             console: Console, job_fn, deadline: float | None) -> None:
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn, TimeRemainingColumn)
 
@@ -287,7 +376,6 @@ def _measure(jobs: list[Prepared], spec: Spec, fp, opts: Options, records: rec.R
     if not jobs:
         return
     by_job = {id(p.job): p for p in jobs}
-    deadline = time.monotonic() + 60 * opts.max_minutes if opts.max_minutes else None
     kwargs = {"job_fn": job_fn} if job_fn else {}
     done = 0
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -353,26 +441,3 @@ def _print_decisions(decisions: list[Decision], console: Console) -> None:
         verdict = ("[green]replace[/]: " if d.replace else "keep: ") + escape(d.why)
         table.add_row(d.tag, current, escape(best), verdict)
     console.print(table)
-
-
-def _write_back(path: Path, original: Spec, decisions: list[Decision], opts: Options,
-                console: Console) -> None:
-    from generator.core.emit import render_outputs
-
-    changes = {d.index: d.best_candidate.as_dict() for d in decisions if d.replace}
-    if not changes:
-        console.print(f"{original.path}: unchanged (no candidate beat its entry beyond noise)")
-        return
-    new_text = edit_entries(original.text, changes)
-    try:
-        parse_spec(new_text, original.path)
-    except SpecError as exc:  # each winner passed the checker alone: a bug if not together
-        raise GenError(f"the tuned spec does not validate: {exc}") from None
-    write_spec(path, original.text, new_text)
-    console.print(f"rewrote {original.path}:")
-    console.print(spec_diff(original.text, new_text, original.path), markup=False,
-                  end="")
-    console.print("gen build --diff (run `gen build` to write it):")
-    for out in render_outputs([path], opts.build_dir):
-        if out.stale:
-            console.print(out.diff(), markup=False, end="")
