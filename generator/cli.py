@@ -95,7 +95,8 @@ def main() -> None:
 @click.option("--check", "check_only", is_flag=True,
               help="Write nothing; exit 1 naming every file that differs from what the specs produce.")
 @click.option("--diff", "show_diff", is_flag=True,
-              help="Write nothing; print the unified diff a build would make.")
+              help="Write nothing; print the unified diff a build would make (exit 1 when "
+                   "there is one, as `diff` does).")
 def build(spec, build_dir, check_only, show_diff):
     """Render each spec into build/<target>/submission.py.
 
@@ -121,7 +122,7 @@ def build(spec, build_dir, check_only, show_diff):
             if stale or stale_resources:
                 sys.exit(1)
             click.echo(f"up to date: {', '.join(o.shown for o in outputs)}")
-        return
+        sys.exit(1 if stale else 0)
     corrupt = {o.path for o in outputs if o.corrupt}
     written = {o.path for o in write_outputs(outputs)}
     for o in outputs:
