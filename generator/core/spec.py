@@ -9,6 +9,7 @@ bad value and what is allowed.
 
 from __future__ import annotations
 
+import datetime
 import io
 import re
 from dataclasses import dataclass
@@ -31,6 +32,20 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
+class StackSpec(_Strict):
+    """The software of the machine that runs the target's file, as data (none of
+    it reaches the generated file): `gen status` shows it, and the tests check
+    the generated aiter calls against the signatures of this aiter commit.
+    Versions as the runner reports them; "unpinned" where it fixes none."""
+
+    rocm: str | None = None
+    cuda: str | None = None
+    torch: str | None = None
+    triton: str | None = None
+    aiter: str | None = None  # a commit of ROCm/aiter
+    aiter_date: str | None = None  # that commit's date, YYYY-MM-DD
+
+
 class TargetSpec(_Strict):
     name: str
     platform: Literal[PLATFORMS]  # type: ignore[valid-type]
@@ -44,6 +59,8 @@ class TargetSpec(_Strict):
     # Triton version the target runs).
     arch: str | None = None
     triton_version: str | None = None
+    # The runner's software stack (StackSpec).
+    stack: StackSpec | None = None
 
 
 class EntrySpec(_Strict):
@@ -195,6 +212,8 @@ _TYPE_WORDS = {
 
 
 def _fields_of(loc: tuple) -> list[str]:
+    if loc[:2] == ("target", "stack") and len(loc) > 2:
+        return list(StackSpec.model_fields)
     model = _MODEL_FOR.get(loc[0]) if len(loc) > 1 else SpecFile
     return list(model.model_fields) if model else []
 
@@ -250,6 +269,9 @@ _RANGES = {
 
 # Triton's backend name for each platform (occupancy.Arch.vendor).
 _VENDOR = {"cuda": "cuda", "rocm": "hip"}
+
+# A version in target.stack: 2.10.0+rocm7.1, 7.1, unpinned, ...
+_STACK_VALUE_RE = re.compile(r"[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}")
 
 _KEY_RANGES = {
     "batch": (1, 65536),
@@ -349,6 +371,38 @@ class _Checker:
                 self.add(("target", "env", key), f"{value!r}: an environment value cannot "
                          "contain a NUL byte")
         self.resources_fields(t)
+        if t.stack is not None:
+            self.stack_fields(t)
+
+    def stack_fields(self, t: TargetSpec) -> None:
+        """target.stack: versions, an aiter commit and its date, each for the
+        target's platform."""
+        loc = ("target", "stack")
+        for key, value in t.stack.model_dump().items():
+            if value is not None and not _STACK_VALUE_RE.fullmatch(value):
+                self.add(loc + (key,), f"{value!r} is not a version (allowed: letters, digits "
+                         "and . + _ -, at most 64 characters; 'unpinned' where none is fixed)")
+        wrong = {"cuda": "rocm", "rocm": "cuda"}[t.platform]
+        if getattr(t.stack, wrong) is not None:
+            self.add(loc + (wrong,), f"a {wrong} version on a {t.platform} target")
+        if t.stack.aiter is not None:
+            if not t.aiter:
+                self.add(loc + ("aiter",), "an aiter commit on a target without aiter "
+                         "(target.aiter is false)")
+            if not re.fullmatch(r"[0-9a-f]{7,40}", t.stack.aiter):
+                self.add(loc + ("aiter",), f"{t.stack.aiter!r} is not a commit (allowed: 7 to "
+                         "40 lowercase hex digits)")
+        date = t.stack.aiter_date
+        if date is not None:
+            if t.stack.aiter is None:
+                self.add(loc + ("aiter_date",), "a date without an aiter commit")
+            try:
+                datetime.date.fromisoformat(date)
+                valid = re.fullmatch(r"\d{4}-\d{2}-\d{2}", date) is not None
+            except ValueError:
+                valid = False
+            if not valid:
+                self.add(loc + ("aiter_date",), f"{date!r} is not a date (allowed: YYYY-MM-DD)")
 
     def resources_fields(self, t: TargetSpec) -> None:
         """arch and triton_version: what the resource report compiles for, and with."""
