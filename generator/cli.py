@@ -309,10 +309,11 @@ def results_import(report, json_path, mode, spec_path):
     """
     from generator.core.emit import write_atomic
     from generator.results.imported import to_result
-    from generator.results.popcorn import parse_report, read_report
+    from generator.results.load import read_text
+    from generator.results.popcorn import MAX_REPORT_BYTES, parse_report
     from generator.results.show import print_result
 
-    text, shown = read_report(report)
+    text, shown = read_text(report, MAX_REPORT_BYTES, "a report")
     result = to_result(parse_report(text, shown), shown, mode, spec_path)
     print_result(result)
     if json_path:

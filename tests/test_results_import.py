@@ -207,6 +207,13 @@ def test_cli_import_writes_json_that_compare_and_status_read(tmp_path, monkeypat
     assert "same (within noise)" in again.output and "failed in both" in again.output
 
 
+def test_cli_reads_the_report_from_stdin():
+    text = (DATA / "leaderboard_output.txt").read_text(encoding="utf-8")
+    result = CliRunner().invoke(main, ["results", "import", "-"], input=text)
+    assert result.exit_code == 0, result.output
+    assert "popcorn-cli leaderboard on AMD Instinct MI355X" in result.output
+
+
 def test_cli_reports_unreadable_input_in_one_line(tmp_path):
     bad = tmp_path / "r.txt"
     bad.write_bytes(b"\xff\xfe")

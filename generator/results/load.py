@@ -94,22 +94,33 @@ def check_result(result: Any, shown: str) -> dict:
     return result
 
 
-def load_result(path: str | Path) -> dict:
-    """Read and check one result file; every failure is a UserError naming it."""
-    p = Path(path)
-    shown = safety.printable(str(path))
+def read_text(path: str | Path, limit: int, what: str) -> tuple[str, str]:
+    """(text, path as shown) of a UTF-8 file of at most `limit` bytes, or of
+    stdin for "-"; every failure is a UserError naming it (`what` says what
+    the file should have been)."""
+    import sys
+
+    shown = "<stdin>" if str(path) == "-" else safety.printable(str(path))
     try:
-        with open(p, "rb") as f:
-            data = f.read(MAX_RESULT_BYTES + 1)
+        if str(path) == "-":
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(limit + 1)
     except OSError as exc:
         raise UserError(f"{shown}: cannot read: {exc.strerror or type(exc).__name__}") from None
-    if len(data) > MAX_RESULT_BYTES:
-        raise UserError(f"{shown}: larger than {MAX_RESULT_BYTES >> 20} MiB: not a timing result")
+    if len(data) > limit:
+        raise UserError(f"{shown}: larger than {limit >> 20} MiB: not {what}")
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8"), shown
     except UnicodeDecodeError as exc:
         raise UserError(f"{shown}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
                         f"{exc.start})") from None
+
+
+def load_result(path: str | Path) -> dict:
+    """Read and check one result file; every failure is a UserError naming it."""
+    text, shown = read_text(path, MAX_RESULT_BYTES, "a timing result")
     try:
         result = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -117,8 +128,3 @@ def load_result(path: str | Path) -> dict:
     except RecursionError:
         raise UserError(f"{shown}: not JSON: nested too deeply") from None
     return check_result(result, shown)
-
-
-def timed_rows(result: dict) -> dict[str, dict]:
-    """shape -> its row, for the rows that carry a timing."""
-    return {r["shape"]: r for r in result["rows"] if r.get("status", "ok") == "ok"}

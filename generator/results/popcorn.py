@@ -79,8 +79,8 @@ _HEADER_RE = re.compile(r"^## (.+):\s*$")
 _TITLE_RE = re.compile(r"^\*\*(.+?)\*\*")
 _SYSTEM_RE = re.compile(r"^\*\s+(GPU|Torch|Runtime|Platform):\s*`([^`]*)`\s*$")
 _CALLBACK_RE = re.compile(r"^(STDOUT|STDERR)( \(Run \d+\))?:\s*$", re.M)
-_GEOMEAN_RE = re.compile(rf"^\s*Geomean score(?: \((public|secret)\))?(?: on ([^:]+))?:\s*"
-                         rf"([0-9.eE+-]+)\s*s\s*$")
+_GEOMEAN_RE = re.compile(r"^\s*Geomean score(?: \((public|secret)\))?(?: on ([^:]+))?:\s*"
+                         r"([0-9.eE+-]+)\s*s\s*$")
 
 _TO_US = {"ns": 1e-3, "µs": 1.0, "μs": 1.0, "us": 1.0, "ms": 1e3}
 
@@ -394,25 +394,3 @@ class _Reader:
 def parse_report(text: str, shown: str = "<report>") -> Report:
     """The runs and scores of popcorn-cli's output (see the module's docstring)."""
     return _Reader(shown).parse(text)
-
-
-def read_report(path: str) -> tuple[str, str]:
-    """(text, name as shown) of a report file, or of stdin for "-"."""
-    import sys
-
-    shown = "<stdin>" if path == "-" else safety.printable(path)
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read(MAX_REPORT_BYTES + 1)
-        else:
-            with open(path, "rb") as f:
-                data = f.read(MAX_REPORT_BYTES + 1)
-    except OSError as exc:
-        raise UserError(f"{shown}: cannot read: {exc.strerror or type(exc).__name__}") from None
-    if len(data) > MAX_REPORT_BYTES:
-        raise UserError(f"{shown}: larger than {MAX_REPORT_BYTES >> 20} MiB: not a report")
-    try:
-        return data.decode("utf-8"), shown
-    except UnicodeDecodeError as exc:
-        raise UserError(f"{shown}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
-                        f"{exc.start})") from None
