@@ -178,6 +178,13 @@ def test_malformed_sections_are_user_errors_naming_the_line(blocks, line, messag
     assert str(err.value).startswith(f"r.txt:{line}: ")
 
 
+def test_a_failed_run_says_why_there_are_no_results():
+    text = ("**MI355X on AMD ❌ failure**\n> ❌ Running benchmarks failed (timeout)\n\n"
+            "# Running failed\nCommand ```bash\npython eval.py```\ntimed out after 1800 s.")
+    with pytest.raises(UserError, match=r"the run reports ❌ Running benchmarks failed \(timeout\)"):
+        imported(text, is_text=True)
+
+
 def test_no_results_is_a_user_error():
     with pytest.raises(UserError, match="no benchmark results found"):
         imported("hello\n", is_text=True)

@@ -91,6 +91,10 @@ def to_result(report: Report, shown: str, mode: str | None = None,
         mode = "leaderboard"
         spec_hash = _runners(spec_path)[2] if spec_path else None
     else:
+        failed = [s for r in report.runs for s in r.status if s.startswith("❌")]
+        if failed:
+            raise UserError(f"{shown}: no benchmark results: the run reports "
+                            f"{'; '.join(dict.fromkeys(failed))}")
         raise UserError(f"{shown}: no benchmark results found: expected what `popcorn-cli submit "
                         "--mode benchmark|leaderboard` prints (a 'Benchmarks' or 'Ranked "
                         "Benchmark' section, or 'Geomean score' lines with the runs' summary)")

@@ -121,6 +121,8 @@ class Run:
     title: str = ""
     system: dict[str, str] = field(default_factory=dict)
     sections: dict[str, list[Block]] = field(default_factory=dict)
+    # The run's "> " status lines ("✅ Testing successful", "❌ Running benchmarks failed").
+    status: list[str] = field(default_factory=list)
 
     @property
     def secret(self) -> bool:
@@ -167,6 +169,8 @@ class _Reader:
             title = _TITLE_RE.match(line)
             if title and not run.title:
                 run.title = title.group(1).strip()
+            if line.startswith("> ") and not run.sections:
+                run.status.append(safety.printable_line(line[2:].strip())[:200])
             system = _SYSTEM_RE.match(line.strip())
             if system:
                 run.system.setdefault(system.group(1).lower(), system.group(2))
