@@ -135,6 +135,14 @@ def test_background_client_scores_from_its_summary():
     assert result["geomean_us"] == pytest.approx(72.1)
 
 
+def test_a_summary_without_scores_says_where_the_timings_are():
+    text = (DATA / "background_stdout.txt").read_text(encoding="utf-8")
+    summary = json.loads(text[text.index("{"):])
+    summary["runs"] = [dict(r, mode="benchmark", score=None) for r in summary["runs"]]
+    with pytest.raises(UserError, match="only popcorn-cli's summary of the runs"):
+        imported(json.dumps(summary, indent=2), is_text=True)
+
+
 def test_geomean_score_lines_alone():
     result = imported("Geomean score (public) on MI355X: 0.0000349 s\n", is_text=True)
     assert result["geomean_us"] == pytest.approx(34.9)

@@ -90,6 +90,11 @@ def to_result(report: Report, shown: str, mode: str | None = None,
                             "(--mode benchmark)")
         mode = "leaderboard"
         spec_hash = _runners(spec_path)[2] if spec_path else None
+    elif report.form == "summary":
+        raise UserError(f"{shown}: only popcorn-cli's summary of the runs, with no score (a "
+                        "score comes with leaderboard runs) and no per-shape timings; those are "
+                        "in the full report (the Discord bot's message, or popcorn-cli's output "
+                        "before its background submissions): import that")
     else:
         failed = [s for r in report.runs for s in r.status if s.startswith("❌")]
         if failed:
