@@ -14,7 +14,6 @@ TRITON_VENV ?= .venv-triton36
 
 $(VENV)/.base: pyproject.toml
 	python3 -m venv $(VENV)
-	mkdir -p .setuptools-build
 	$(PY) -m pip install -q -e .
 	touch $@
 
@@ -29,7 +28,6 @@ $(VENV)/.test: $(VENV)/.base
 # it (as meta tensors) while their launches are recorded.
 $(TRITON_VENV)/.ok: pyproject.toml
 	python3 -m venv $(TRITON_VENV)
-	mkdir -p .setuptools-build
 	$(TRITON_VENV)/bin/python -m pip install -q "torch==2.13.0"
 	$(TRITON_VENV)/bin/python -m pip install -q -e ".[resources]"
 	touch $@

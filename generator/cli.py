@@ -80,10 +80,18 @@ def main() -> None:
 
     \b
     Typical loop:
-      gen build                      specs/*.yaml -> build/<target>/submission.py
-      gen check --spec specs/h200.yaml    correctness on this GPU (or --interpret on a CPU)
-      gen bench --spec specs/h200.yaml    leaderboard-style timing with the roofline
-      gen tune --spec specs/h200.yaml     search each shape's space, write winners back
+      gen build                             specs/*.yaml -> build/<target>/submission.py
+      gen status                            per entry: what checked and timed it, where
+      gen check --spec specs/mi355x.yaml --interpret   correctness on a CPU (Triton entries)
+      gen check --spec specs/h200.yaml      correctness on this GPU
+      gen bench --spec specs/h200.yaml --json new.json   leaderboard-style timing
+      gen tune --spec specs/h200.yaml       search each shape's space, write winners back
+    \b
+    The leaderboard (MI355X) through popcorn-cli:
+      popcorn-cli submit --mode benchmark --no-tui -o lb.txt build/mi355x/submission.py
+      gen results import lb.txt --spec specs/mi355x.yaml --json lb.json
+      gen compare old.json lb.json          per shape: the change, and whether beyond noise
+      gen plot lb.json -o lb.png            draw any stored result (no GPU needed)
     """
 
 
@@ -94,7 +102,8 @@ def main() -> None:
 @click.option("--check", "check_only", is_flag=True,
               help="Write nothing; exit 1 naming every file that differs from what the specs produce.")
 @click.option("--diff", "show_diff", is_flag=True,
-              help="Write nothing; print the unified diff a build would make.")
+              help="Write nothing; print the unified diff a build would make (exit 1 when "
+                   "there is one, as `diff` does).")
 def build(spec, build_dir, check_only, show_diff):
     """Render each spec into build/<target>/submission.py.
 
@@ -120,7 +129,7 @@ def build(spec, build_dir, check_only, show_diff):
             if stale or stale_resources:
                 sys.exit(1)
             click.echo(f"up to date: {', '.join(o.shown for o in outputs)}")
-        return
+        sys.exit(1 if stale else 0)
     corrupt = {o.path for o in outputs if o.corrupt}
     written = {o.path for o in write_outputs(outputs)}
     for o in outputs:
@@ -261,6 +270,90 @@ def tune(spec, shapes, budget, max_minutes, gpus, dry_run, interpret, records_pa
             preflight(path, shapes, opts)
     for path, opts in runs:
         run_tune(path, shapes=shapes, dry_run=dry_run, opts=opts)
+
+
+@main.group()
+def results():
+    """Bring leaderboard results back as gen bench's JSON (no GPU needed)."""
+
+
+@results.command("import")
+@click.argument("report", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--json", "json_path", type=click.Path(dir_okay=False),
+              help="Write the result as JSON, the shape `gen bench --json` writes.")
+@click.option("--mode", type=click.Choice(["benchmark", "leaderboard"]), default=None,
+              help="Which section to read: 'Benchmarks' (benchmark) or 'Ranked Benchmark' "
+                   "(leaderboard). Default: the ranked one when the report has it.")
+@click.option("--spec", "spec_path", type=click.Path(dir_okay=False),
+              help="The spec the submitted file was built from: records its path and hash, and "
+                   "each shape's runner, backend and KV format.")
+def results_import(report, json_path, mode, spec_path):
+    """Read what popcorn-cli printed for a benchmark or leaderboard run (a file,
+    or - for stdin): per shape its mean, error, best and worst time, failed
+    shapes as failed, the leaderboard's geomean score. Only the report's own
+    blocks count, never text the submission printed. Save the report with
+    `popcorn-cli submit ... --no-tui --output FILE`.
+    """
+    from generator.core.emit import write_atomic
+    from generator.results.imported import to_result
+    from generator.results.load import read_text
+    from generator.results.popcorn import MAX_REPORT_BYTES, parse_report
+    from generator.results.show import print_result
+
+    text, shown = read_text(report, MAX_REPORT_BYTES, "a report")
+    result = to_result(parse_report(text, shown), shown, mode, spec_path)
+    print_result(result)
+    if json_path:
+        import json
+
+        write_atomic(Path(json_path), json.dumps(result, indent=2) + "\n")
+        click.echo(f"wrote: {json_path}")
+
+
+@main.command()
+@click.argument("old", type=click.Path(dir_okay=False))
+@click.argument("new", type=click.Path(dir_okay=False))
+def compare(old, new):
+    """Per shape, how NEW's mean time differs from OLD's and whether beyond noise.
+
+    Reads the JSON of `gen bench --json` or `gen results import --json` (no GPU,
+    no torch). Noise: three combined standard errors, the larger within-run
+    drift and a 2% run-to-run floor, never more than half the old time.
+    """
+    from generator.results.load import load_result
+    from generator.results.show import print_changes
+
+    print_changes(load_result(new), load_result(old), old, new)
+
+
+@main.command()
+@click.argument("result", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out_path", type=click.Path(dir_okay=False),
+              help="The picture (.png or .svg). Default: RESULT with .png for .json.")
+def plot(result, out_path):
+    """Draw a stored result (gen bench or gen results import JSON): each shape's
+    mean time beside the floor and the baselines where the result has them.
+    No GPU needed; needs the plot extra (matplotlib)."""
+    from generator.plot import plot_bench
+    from generator.results.load import load_result
+
+    data = load_result(result)
+    click.echo(f"plot: {plot_bench(data, out_path or Path(result).with_suffix('.png'))}")
+
+
+@main.command()
+@click.option("--spec", "spec", multiple=True, type=click.Path(dir_okay=False), help=_SPEC_HELP)
+@click.option("--perf", "perf_dir", default="perf", show_default=True,
+              type=click.Path(file_okay=False),
+              help="Where the stored gen check / gen bench / gen results import JSON files are.")
+def status(spec, perf_dir):
+    """Per entry of each spec: its backend and what validated it (the CPU
+    interpreter, which GPU checked and timed it, which aiter its calls were
+    checked against), and what never ran anywhere."""
+    from generator.status import print_status, spec_status
+
+    for path in _specs(spec):
+        print_status(spec_status(path, Path(perf_dir)))
 
 
 @main.command()

@@ -1,8 +1,9 @@
 """Pictures of a bench run and of a tune run, from their recorded data.
 
-`gen bench --plot F`: per shape, the build's mean time (with its standard
-error) beside the floor and each baseline, the % of the HBM rate written on
-the build's bar. `gen tune --plot F`: per shape, the time of every candidate
+`gen bench --plot F` and `gen plot RESULT.json` (any stored result, an
+imported leaderboard report too; no GPU): per shape, the build's mean time
+(with its standard error) beside the floor and each baseline, the % of the
+HBM rate written on the build's bar. `gen tune --plot F`: per shape, the time of every candidate
 that ran, failures marked at the top, the current entry and the winner
 highlighted. PNG or SVG by the file's extension. Matplotlib is an optional
 extra (`pip install .[plot]`); its object API is used directly (no pyplot
@@ -14,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+from generator.core import safety
 from generator.errors import UserError
 
 FORMATS = (".png", ".svg")
@@ -23,10 +25,10 @@ def check_plot_path(path: Path) -> None:
     """Refuse a plot that could not be drawn (its format by extension, the
     matplotlib extra): callers check before their measurements."""
     if path.suffix.lower() not in FORMATS:
-        raise UserError(f"--plot {path}: the extension picks the format: one of "
-                        f"{', '.join(FORMATS)}")
+        raise UserError(f"{safety.printable(str(path))}: the file's extension picks the "
+                        f"format: one of {', '.join(FORMATS)}")
     if importlib.util.find_spec("matplotlib") is None:
-        raise UserError("--plot needs matplotlib: pip install '.[plot]'")
+        raise UserError("drawing needs matplotlib: pip install '.[plot]' (the plot extra)")
 
 
 def _figure(path: Path, width: float, height: float):
@@ -42,11 +44,16 @@ def _save(fig, path: Path) -> None:
 
 
 def plot_bench(result: dict, path: str | Path) -> Path:
-    """A gen bench result (its JSON) as grouped bars per shape."""
+    """A gen bench result (its JSON, or an imported leaderboard report's) as
+    grouped bars per shape. What a result does not hold is left out: the floor
+    and % of HBM when absent, a failed shape's bar (marked "failed")."""
     path = Path(path)
     rows = result["rows"]
+    if not rows:
+        raise UserError(f"{path}: the result holds no per-shape timing to draw")
     baselines = list(result.get("geomean_baselines_us", {}))
-    series = ["build", "floor"] + baselines
+    floor = ["floor"] if any(r.get("floor_us") for r in rows) else []
+    series = ["build"] + floor + baselines
     fig = _figure(path, max(6.0, 1.4 * len(rows) + 2), 4.5)
     ax = fig.add_subplot()
     width = 0.8 / len(series)
@@ -54,28 +61,41 @@ def plot_bench(result: dict, path: str | Path) -> Path:
     for j, name in enumerate(series):
         xs, ys, errs = [], [], []
         for i, row in enumerate(rows):
+            queued = row.get("queued") or {}
             if name == "build":
-                value, err = row["queued"]["mean_us"], row["queued"]["sem_us"]
+                value, err = queued.get("mean_us"), queued.get("sem_us") or 0.0
             elif name == "floor":
-                value, err = row["floor_us"], 0.0
+                value, err = row.get("floor_us"), 0.0
             else:
-                value, err = row["baselines_us"].get(name), 0.0
+                value, err = (row.get("baselines_us") or {}).get(name), 0.0
             if value:
                 xs.append(i + (j - (len(series) - 1) / 2) * width)
                 ys.append(value)
                 errs.append(err)
         bars = ax.bar(xs, ys, width, yerr=errs, label=name, color=colors.get(name))
         if name == "build":
-            for bar, row in zip(bars, rows):
+            timed = [row for row in rows if (row.get("queued") or {}).get("mean_us")]
+            for bar, row in zip(bars, timed):
+                if row.get("pct_hbm") is None:
+                    continue
                 ax.annotate(f"{row['pct_hbm']:.0f}% HBM", (bar.get_x() + bar.get_width() / 2,
                                                          bar.get_height()),
                             ha="center", va="bottom", fontsize=7, rotation=90,
                             xytext=(0, 2), textcoords="offset points")
-    ax.set_xticks(range(len(rows)), [r["shape"] for r in rows], rotation=30, ha="right")
+    for i, row in enumerate(rows):
+        if not (row.get("queued") or {}).get("mean_us"):
+            ax.annotate("failed", (i, 0), xycoords=("data", "axes fraction"), ha="center",
+                        va="bottom", fontsize=8, color="tab:red", xytext=(0, 4),
+                        textcoords="offset points")
+    ax.set_xticks(range(len(rows)), [safety.printable_line(r["shape"]) for r in rows],
+                  rotation=30, ha="right")
     ax.set_ylabel("mean time per call (us)")
     ax.set_yscale("log")
-    ax.set_title(f"gen bench: {result.get('spec', '')} on {result.get('device', '')} "
-                 f"({result.get('mode', '')}, commit {result.get('commit', '')})", fontsize=9)
+    source = result.get("source") or "gen bench"
+    where = [f"{source}: {result.get('spec') or ''}", f"on {result.get('device') or '?'}",
+             f"({result.get('mode') or ''}" + (f", commit {result['commit']})"
+                                               if result.get("commit") else ")")]
+    ax.set_title(safety.printable_line(" ".join(where)).replace("$", r"\$"), fontsize=9)
     ax.legend(fontsize=8)
     _save(fig, path)
     return path

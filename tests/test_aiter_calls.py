@@ -11,7 +11,7 @@ from generator.core.render import render
 from generator.core.spec import load_spec
 
 from conftest import ROOT
-from data.aiter_signatures import SIGNATURES
+from data.aiter_signatures import AITER_COMMIT, AITER_DATE, SIGNATURES
 
 SOURCES = [ROOT / "specs/mi355x.yaml", ROOT / "tests/golden/all_backends.yaml"]
 
@@ -64,3 +64,11 @@ def test_golden_spec_exercises_persistent_and_dynamic_paths():
     tree = ast.parse(source_of(ROOT / "tests/golden/all_backends.yaml"))
     names = {c.func.id for c in aiter_calls(tree)}
     assert {"get_mla_metadata_info_v1", "get_mla_metadata_v1", "dynamic_per_tensor_quant"} <= names
+
+
+def test_signatures_are_those_of_the_runner_stacks_aiter():
+    """The signatures were recorded from the aiter the MI355X runner has, which
+    the spec names as data (and gen status reports)."""
+    stack = load_spec(ROOT / "specs/mi355x.yaml").target.stack
+    assert (stack.aiter, stack.aiter_date) == (AITER_COMMIT, AITER_DATE)
+    assert (stack.rocm, stack.torch, stack.triton) == ("7.1", "2.10.0+rocm7.1", "unpinned")

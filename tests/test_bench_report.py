@@ -5,7 +5,8 @@ import json
 
 from generator.core.contract import KV_ROW_BYTES
 from generator.gpu.baselines import flashinfer_available
-from generator.gpu.bench import compare, print_report, summarize
+from generator.gpu.bench import print_report, summarize
+from generator.results.compare import compare
 
 from conftest import ROOT
 

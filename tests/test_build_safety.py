@@ -143,7 +143,7 @@ def test_corrupt_existing_file_is_stale_shown_in_diff_and_replaced(project):
     code, out = gen("build", "--check")
     assert code == 1 and "stale: build/a/submission.py (is not UTF-8 text; run `gen build`)" in out
     code, out = gen("build", "--diff")
-    assert code == 0 and "--- a/build/a/submission.py (not UTF-8 text)" in out
+    assert code == 1 and "--- a/build/a/submission.py (not UTF-8 text)" in out
     code, out = gen("build")
     assert code == 0
     assert "wrote: build/a/submission.py (from specs/a.yaml, replacing a file that was not " \

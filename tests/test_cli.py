@@ -67,8 +67,8 @@ def test_diff_prints_what_a_build_would_change_without_writing(project):
     assert spec.read_text().count("splits: 16, dv_split: 2,") == 1  # b4 kv1024's entry
     spec.write_text(spec.read_text().replace("splits: 16, dv_split: 2,", "splits: 8, dv_split: 2,"))
     before = (project / "build/h200/submission.py").read_text()
-    result = gen("build", "--diff")
-    assert result.exit_code == 0
+    result = CliRunner().invoke(main, ["build", "--diff"])
+    assert result.exit_code == 1  # a difference, as diff(1) says
     assert "-    mla_b4_kv1024_gluon_split16[(4, 32)](" in result.output
     assert "+    mla_b4_kv1024_gluon_split8[(4, 16)](" in result.output
     assert (project / "build/h200/submission.py").read_text() == before

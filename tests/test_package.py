@@ -1,5 +1,6 @@
-"""The package installs: a wheel built from the tree carries the templates and
-builds from any directory; building it leaves build/ holding only targets."""
+"""The package installs: a wheel built from a fresh copy of the tree (no folder
+that only the Makefile makes) carries the templates and builds from any
+directory; building it leaves build/ holding only targets."""
 
 import shutil
 import subprocess
@@ -9,15 +10,32 @@ import zipfile
 from conftest import ROOT
 
 
+def fresh_copy(dest):
+    """The tree as a fresh clone has it (tracked and new unignored files): no
+    .venv, no .setuptools-build, no egg-info."""
+    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                           cwd=ROOT, check=True, capture_output=True).stdout.decode().split("\0")
+    for name in filter(None, files):
+        src = ROOT / name
+        if src.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / name)
+    return dest
+
+
 def test_wheel_carries_the_templates_and_builds_from_elsewhere(tmp_path):
-    before = sorted(p.name for p in (ROOT / "build").iterdir())
+    tree = fresh_copy(tmp_path / "clone")
+    assert not (tree / ".setuptools-build").exists()
+    before = sorted(p.name for p in (tree / "build").iterdir())
     dist = tmp_path / "dist"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps",
-                    "--no-build-isolation", "-q", "-w", str(dist)],
-                   check=True, capture_output=True, cwd=tmp_path)
+    # With build isolation, as `pip install .` does: setuptools reads the
+    # project's configuration in a fresh environment.
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", str(tree), "--no-deps", "-q",
+                           "-w", str(dist)], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
     # setuptools' staging went elsewhere: build/ still holds only the targets.
-    assert sorted(p.name for p in (ROOT / "build").iterdir()) == before
-    assert all((ROOT / "build" / name / "submission.py").is_file() for name in before)
+    assert sorted(p.name for p in (tree / "build").iterdir()) == before
+    assert all((tree / "build" / name / "submission.py").is_file() for name in before)
 
     (wheel,) = dist.glob("mla_gen-*.whl")
     with zipfile.ZipFile(wheel) as z:

@@ -81,16 +81,42 @@ class Output:
         return f"{self.where}: {message}" if self.where else message
 
     def diff(self) -> str:
+        """The unified diff a build would make ('' when none), safe to print.
+
+        Lines are split at "\n" only (str.splitlines also splits at form
+        feeds, \x1c-\x1e, \x85 and \u2028, which a file may hold inside a
+        line) and compared without their terminators, so that a file with
+        CRLF line endings or without a final newline shows only its changed
+        lines; the header names such a difference. Every control character
+        of a shown line (an old file's terminal escapes) is printed escaped."""
         old, corrupt = self._read()
-        note = " (not UTF-8 text)" if corrupt else ""
-        return "".join(
-            difflib.unified_diff(
-                (old or "").splitlines(keepends=True),
-                self.source.splitlines(keepends=True),
-                fromfile=f"a/{self.shown}{note}",
-                tofile=f"b/{self.shown}",
-            )
-        )
+        if old == self.source and not corrupt:
+            return ""
+        old_lines, old_notes = _diff_lines(old or "")
+        new_lines, _ = _diff_lines(self.source)
+        notes = (["not UTF-8 text"] if corrupt else []) + (old_notes if old is not None else [])
+        note = f" ({', '.join(notes)})" if notes else ""
+        out = [f"--- a/{self.shown}{note}", f"+++ b/{self.shown}"]
+        hunks = list(difflib.unified_diff(old_lines, new_lines, lineterm=""))[2:]
+        if not hunks:
+            out.append("# only the line endings differ")
+        out += [safety.printable_line(line) for line in hunks]
+        return "\n".join(out) + "\n"
+
+
+def _diff_lines(text: str) -> tuple[list[str], list[str]]:
+    """text's lines (split at "\n", without terminators) and what sets its line
+    endings apart from a generated file's: CRLF line endings, no final newline."""
+    notes = []
+    if "\r\n" in text:
+        notes.append("CRLF line endings")
+        text = text.replace("\r\n", "\n")
+    if text and not text.endswith("\n"):
+        notes.append("no newline at end of file")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines, notes
 
 
 def _reason(exc: OSError) -> str:

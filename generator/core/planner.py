@@ -16,16 +16,21 @@ from generator.core.plan import Dyn, Plan, Runner, RunnerInput, Sizes
 from generator.core.spec import EntrySpec, ShapeSpec, Spec
 
 
+def tag_for(batch: int, kv_len: int, q_seq_len: int = 1, num_heads: int = DEFAULT_HEADS) -> str:
+    """The tag of a shape key: b32_kv8192[_q4][_h32] (also how results name shapes)."""
+    tag = f"b{batch}_kv{kv_len}"
+    if q_seq_len != 1:
+        tag += f"_q{q_seq_len}"
+    if num_heads != DEFAULT_HEADS:
+        tag += f"_h{num_heads}"
+    return tag
+
+
 def tag_of(shape: ShapeSpec | None) -> str:
     """The name stem of a shape's runner and kernels: b32_kv8192[_q4][_h32], or fallback."""
     if shape is None:
         return "fallback"
-    tag = f"b{shape.batch}_kv{shape.kv_len}"
-    if shape.q_seq_len != 1:
-        tag += f"_q{shape.q_seq_len}"
-    if shape.num_heads != DEFAULT_HEADS:
-        tag += f"_h{shape.num_heads}"
-    return tag
+    return tag_for(*shape.key)
 
 
 def resolve(entry: EntrySpec, platform: str, fallback: bool = False) -> dict[str, Any]:

@@ -223,6 +223,19 @@ def printable(text: str) -> str:
     return "".join(c if " " <= c <= "~" and c != "\\" else _escape_char(c) for c in str(text))
 
 
+# Characters a terminal acts on or that reorder or break a shown line: C0 and
+# C1 controls (tab kept), DEL, line and paragraph separators, bidi controls.
+_CONTROL_RE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f"
+                         "\u202a-\u202e\u2066-\u2069]")
+
+
+def printable_line(text: str) -> str:
+    """text with the characters a terminal would act on (escape sequences,
+    carriage returns, bidi overrides) written as Python escapes: safe to print
+    as one line. Other text, non-ASCII letters included, is kept as it is."""
+    return _CONTROL_RE.sub(lambda m: _escape_char(m.group()), str(text))
+
+
 def py_str(value: str) -> str:
     """A double-quoted Python string literal that evaluates to value: printable
     ASCII kept, quote and backslash escaped, everything else as \\x, \\u or

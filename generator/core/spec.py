@@ -31,6 +31,20 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
+class StackSpec(_Strict):
+    """The software of the machine that runs the target's file, as data (none of
+    it reaches the generated file): `gen status` shows it, and the tests check
+    the generated aiter calls against the signatures of this aiter commit.
+    Versions as the runner reports them; "unpinned" where it fixes none."""
+
+    rocm: str | None = None
+    cuda: str | None = None
+    torch: str | None = None
+    triton: str | None = None
+    aiter: str | None = None  # a commit of ROCm/aiter
+    aiter_date: str | None = None  # that commit's date, YYYY-MM-DD
+
+
 class TargetSpec(_Strict):
     name: str
     platform: Literal[PLATFORMS]  # type: ignore[valid-type]
@@ -44,6 +58,8 @@ class TargetSpec(_Strict):
     # Triton version the target runs).
     arch: str | None = None
     triton_version: str | None = None
+    # The runner's software stack (StackSpec).
+    stack: StackSpec | None = None
 
 
 class EntrySpec(_Strict):
@@ -188,6 +204,8 @@ _MODEL_FOR = {"target": TargetSpec, "shapes": ShapeSpec, "fallback": EntrySpec}
 
 
 def _fields_of(loc: tuple) -> list[str]:
+    if loc[:2] == ("target", "stack") and len(loc) > 2:
+        return list(StackSpec.model_fields)
     model = _MODEL_FOR.get(loc[0]) if len(loc) > 1 else SpecFile
     return list(model.model_fields) if model else []
 

@@ -11,6 +11,7 @@ Every problem of a spec is found in one pass.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
@@ -88,6 +89,9 @@ RANGES = {
 
 # Triton's backend name for each platform (occupancy.Arch.vendor).
 _VENDOR = {"cuda": "cuda", "rocm": "hip"}
+
+# A version in target.stack: 2.10.0+rocm7.1, 7.1, unpinned, ...
+_STACK_VALUE_RE = re.compile(r"[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}")
 
 KEY_RANGES = {
     "batch": (1, 65536),
@@ -203,6 +207,38 @@ class Checker:
         self.header()
         self.env()
         self.resources_fields()
+        if t.stack is not None:
+            self.stack_fields()
+
+    def stack_fields(self) -> None:
+        """target.stack: versions, an aiter commit and its date, each for the
+        target's platform."""
+        t, loc = self.t, ("target", "stack")
+        for key, value in t.stack.model_dump().items():
+            if value is not None and not _STACK_VALUE_RE.fullmatch(value):
+                self.add(loc + (key,), f"{value!r} is not a version (allowed: letters, digits "
+                         "and . + _ -, at most 64 characters; 'unpinned' where none is fixed)")
+        wrong = {"cuda": "rocm", "rocm": "cuda"}[t.platform]
+        if getattr(t.stack, wrong) is not None:
+            self.add(loc + (wrong,), f"a {wrong} version on a {t.platform} target")
+        if t.stack.aiter is not None:
+            if not t.aiter:
+                self.add(loc + ("aiter",), "an aiter commit on a target without aiter "
+                         "(target.aiter is false)")
+            if not re.fullmatch(r"[0-9a-f]{7,40}", t.stack.aiter):
+                self.add(loc + ("aiter",), f"{t.stack.aiter!r} is not a commit (allowed: 7 to "
+                         "40 lowercase hex digits)")
+        date = t.stack.aiter_date
+        if date is not None:
+            if t.stack.aiter is None:
+                self.add(loc + ("aiter_date",), "a date without an aiter commit")
+            try:
+                datetime.date.fromisoformat(date)
+                valid = re.fullmatch(r"\d{4}-\d{2}-\d{2}", date) is not None
+            except ValueError:
+                valid = False
+            if not valid:
+                self.add(loc + ("aiter_date",), f"{date!r} is not a date (allowed: YYYY-MM-DD)")
 
     def triton_options(self) -> None:
         t = self.t

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from generator.core.contract import KV_LORA, KV_ROW_BYTES, LB_ATOL, LB_RTOL, QK_DIM
 from generator.gpu.inputs import make_inputs, uniform_case
+from generator.results.compare import compare, geomean
 
 MAX_RUNS = {"benchmark": 1000, "leaderboard": 100}
 MIN_RUNS = 3
@@ -306,11 +307,8 @@ def bench_rows(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mi
         if progress:
             progress(case.name)
 
-    def geomean(values):
-        values = [v for v in values if v]
-        return math.exp(statistics.fmean(math.log(v) for v in values)) if values else None
-
     return {
+        "source": "gen bench",
         "spec": str(spec_path),
         "spec_hash": inputs_hash(load_spec(spec_path)),
         "commit": git_commit(),
@@ -332,42 +330,6 @@ def bench_rows(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mi
                                  for name in baselines if any(name in r.baselines_us for r in rows)},
         "baselines_not_run": {"flashinfer": flashinfer_error} if flashinfer_error else {},
     }
-
-
-# Between runs on different machine instances the same build moved by up to
-# 1.6% on the steady (large) shapes: three H200 runs of 2026-11-30 (PERF.md).
-RUN_TO_RUN_FLOOR = 0.02
-
-
-def noise_us(a: dict, b: dict) -> float:
-    """How far two timings (Timing as a dict) may differ by noise alone, in us:
-    three combined standard errors of the two means, plus the larger within-run
-    drift, plus the run-to-run floor, both relative to a's mean."""
-    return (3 * math.hypot(a["sem_us"], b["sem_us"])
-            + (max(a["drift"], b["drift"]) + RUN_TO_RUN_FLOOR) * a["mean_us"])
-
-
-def compare(new: dict, old: dict) -> list[str]:
-    """Lines naming each shape whose mean moved beyond the measured noise.
-
-    Noise per shape: three combined standard errors of the two means, plus the
-    larger within-run drift (first half vs second half of each run's samples),
-    plus the run-to-run floor measured across machine instances."""
-    old_rows = {r["shape"]: r for r in old["rows"]}
-    lines = []
-    for row in new["rows"]:
-        prev = old_rows.get(row["shape"])
-        if prev is None:
-            continue
-        a, b = prev["queued"], row["queued"]
-        noise = noise_us(a, b)
-        change = b["mean_us"] - a["mean_us"]
-        verdict = "same (within noise)"
-        if abs(change) > noise:
-            verdict = "REGRESSION" if change > 0 else "improvement"
-        lines.append(f"{row['shape']}: {a['mean_us']:.2f} -> {b['mean_us']:.2f} us "
-                     f"({change / a['mean_us']:+.1%}, noise ±{noise / a['mean_us']:.1%}): {verdict}")
-    return lines
 
 
 def print_report(result: dict) -> None:
@@ -420,7 +382,9 @@ def run_bench(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mib
     from rich.progress import Progress
 
     from generator.errors import UserError
+    from generator.results.load import load_result
 
+    earlier = load_result(compare_path) if compare_path else None
     if not torch.cuda.is_available():
         raise UserError("gen bench needs a GPU (none found)")
     with Progress(transient=True) as progress:
@@ -431,7 +395,7 @@ def run_bench(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mib
     print_report(result)
     if json_path:
         Path(json_path).write_text(json.dumps(result, indent=2))
-    if compare_path:
-        for line in compare(result, json.loads(Path(compare_path).read_text())):
+    if earlier is not None:
+        for line in compare(result, earlier):
             print(line)
     return result

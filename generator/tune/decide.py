@@ -2,7 +2,7 @@
 
 The fastest candidate that passed every stage (by mean time, the figure the
 leaderboard ranks) replaces the current entry only when it beats it beyond
-`gen bench --compare`'s noise (bench.noise_us: three combined standard errors,
+`gen bench --compare`'s noise (generator/results/compare.py noise_us: three combined standard errors,
 the larger within-run drift, the run-to-run floor). A candidate that failed,
 was rejected, filtered or skipped has no time and never wins. An entry whose
 own measurement failed is replaced by the fastest passing candidate; one that
@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from generator.gpu.bench import noise_us
+from generator.results.compare import noise_us
 from generator.tune.records import OK
 from generator.tune.space import Candidate
 

@@ -1,12 +1,17 @@
 """aiter's published signatures of the functions generated code calls (test data).
 
-Recorded from ROCm/aiter's Python API (aiter/mla.py, aiter/ops/attention.py,
-aiter/ops/quant.py) as used by the task's reference (gpu-mode/reference-kernels,
-problems/amd_202602/mixed-mla/reference.py). Parameters only; bodies are not
-aiter's. Where aiter versions differ, the version the task's reference calls
-is the one kept: get_mla_metadata_v1 with kv_last_page_lens and dtype_q/dtype_kv.
-Each entry: (module the generated file must import it from, stub).
+Recorded from ROCm/aiter's Python API at commit AITER_COMMIT (AITER_DATE), the
+aiter of the leaderboard's MI355X runner (specs/mi355x.yaml target.stack):
+aiter/mla.py (mla_decode_fwd), aiter/ops/attention.py (get_mla_metadata_info_v1,
+get_mla_metadata_v1, re-exported by `aiter`), aiter/ops/quant.py
+(static_per_tensor_quant, dynamic_per_tensor_quant), as used by the task's
+reference (gpu-mode/reference-kernels, problems/amd_202602/mixed-mla/reference.py).
+Parameters only; bodies are not aiter's. Each entry: (module the generated file
+must import it from, stub).
 """
+
+AITER_COMMIT = "f3be04a"
+AITER_DATE = "2026-03-04"
 
 
 def mla_decode_fwd(
