@@ -21,12 +21,13 @@ from generator.errors import UserError
 FORMATS = (".png", ".svg")
 
 
-def check_plot_path(path: Path) -> None:
+def check_plot_path(path: Path, option: str = "") -> None:
     """Refuse a plot that could not be drawn (its format by extension, the
-    matplotlib extra): callers check before their measurements."""
+    matplotlib extra): callers check before their measurements. option: the
+    command-line option that named the file (--plot), shown before it."""
+    shown = f"{option} {safety.printable(str(path))}" if option else safety.printable(str(path))
     if path.suffix.lower() not in FORMATS:
-        raise UserError(f"{safety.printable(str(path))}: the file's extension picks the "
-                        f"format: one of {', '.join(FORMATS)}")
+        raise UserError(f"{shown}: the extension picks the format: one of {', '.join(FORMATS)}")
     if importlib.util.find_spec("matplotlib") is None:
         raise UserError("drawing needs matplotlib: pip install '.[plot]' (the plot extra)")
 

@@ -43,7 +43,7 @@ def test_compare_widens_noise_with_measured_drift():
 
 
 def test_recorded_h200_run_has_every_field_the_report_needs():
-    run = json.loads((ROOT / "perf/h200-2026-11-30.json").read_text())
+    run = json.loads((ROOT / "tests/data/runs/h200_bench.json").read_text())
     assert run["device"] == "NVIDIA H200" and len(run["rows"]) == 8
     for key in ("commit", "spec_hash", "torch", "triton", "hbm_copy_gbps", "geomean_us"):
         assert run[key]

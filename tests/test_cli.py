@@ -162,15 +162,15 @@ def _record_gpu_runs(monkeypatch):
 
 def test_several_specs_in_one_run_write_one_json_per_spec(project, monkeypatch):
     calls = _record_gpu_runs(monkeypatch)
-    (project / "perf/specs").mkdir(parents=True)
-    shutil.copy(ROOT / "perf/specs/h200-mxfp4.yaml", project / "perf/specs/h200-mxfp4.yaml")
-    specs = ["--spec", "specs/h200.yaml", "--spec", "perf/specs/h200-mxfp4.yaml"]
+    (project / "more").mkdir(parents=True)
+    shutil.copy(ROOT / "tests/specs/h200_mxfp4.yaml", project / "more/h200_mxfp4.yaml")
+    specs = ["--spec", "specs/h200.yaml", "--spec", "more/h200_mxfp4.yaml"]
     for command in ("bench", "check"):
         result = gen(command, *specs, "--json", "out/r.json")
         assert result.exit_code == 0, result.output
     assert calls == [(command, spec, Path(f"out/r.{Path(spec).stem}.json"))
                      for command in ("bench", "check")
-                     for spec in ("specs/h200.yaml", "perf/specs/h200-mxfp4.yaml")]
+                     for spec in ("specs/h200.yaml", "more/h200_mxfp4.yaml")]
     calls.clear()
     assert gen("bench", "--spec", "specs/h200.yaml", "--json", "out/r.json").exit_code == 0
     assert calls == [("bench", "specs/h200.yaml", Path("out/r.json"))]  # one spec: as given
@@ -188,37 +188,3 @@ def test_several_specs_with_one_file_name_refuse_a_shared_json(project, monkeypa
     assert calls == []  # refused before anything ran
 
 
-def test_reference_specs_render_beside_the_committed_targets(tmp_path, monkeypatch):
-    """perf/specs/*.yaml (what scripts/device_run.sh benches beside specs/h200.yaml)
-    stay valid, and their targets never collide with a committed one: `gen build`
-    reads only specs/*.yaml, so build/ holds none of them."""
-    from generator.core.emit import default_specs, render_outputs
-    from generator.core.spec import load_spec
-
-    perf = sorted((ROOT / "perf/specs").glob("*.yaml"))
-    outputs = render_outputs(list(ROOT.glob("specs/*.yaml")) + perf, tmp_path)
-    assert len(outputs) == len(perf) + len(list(ROOT.glob("specs/*.yaml")))
-    committed = {load_spec(p).target.name for p in (ROOT / "specs").glob("*.yaml")}
-    assert committed.isdisjoint(load_spec(p).target.name for p in perf)
-    monkeypatch.chdir(ROOT)
-    assert all(p.parent == Path("specs") for p in default_specs())
-    assert not any((ROOT / "build" / load_spec(p).target.name).exists() for p in perf)
-
-
-def test_mxfp4_h200_specs_differ_only_in_qk_scaled():
-    """The device run compares dequantised and tl.dot_scaled scores on the same tiles."""
-    from generator.core.spec import load_spec
-
-    plain = load_spec(ROOT / "perf/specs/h200-mxfp4.yaml")
-    scaled = load_spec(ROOT / "perf/specs/h200-mxfp4-scaled.yaml")
-    ignore = {"qk_scaled", "allow_spills"}
-
-    def fields(entry):
-        return {k: v for k, v in entry.model_dump().items() if k not in ignore}
-
-    assert [fields(e) for e in plain.shapes] == [fields(e) for e in scaled.shapes]
-    assert all(e.kv_format == "mxfp4" and not e.qk_scaled for e in plain.shapes)
-    assert all(e.kv_format == "mxfp4" and e.qk_scaled for e in scaled.shapes)
-    assert fields(plain.fallback) == fields(scaled.fallback)
-    keys = {(e.batch, e.kv_len) for e in plain.shapes}
-    assert keys == {(e.batch, e.kv_len) for e in load_spec(ROOT / "specs/h200.yaml").shapes}

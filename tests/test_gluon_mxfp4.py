@@ -23,7 +23,7 @@ from conftest import generated_source
 
 SPEC = """target: {name: t, platform: cuda, fp8_format: e4m3fn}
 shapes:
-  - {batch: 4, kv_len: 1024, backend: gluon, kv_format: mxfp4, splits: 16, merge: barrier}
+  - {batch: 4, kv_len: 1024, backend: gluon, kv_format: mxfp4, splits: 16}
   - {batch: 256, kv_len: 1024, backend: gluon, splits: 1}
 fallback: {backend: triton_split, splits: 4}
 """
@@ -46,16 +46,19 @@ def consts(launch):
 def test_plan_marks_the_mxfp4_runner_only():
     plan = build_plan(parse_spec(SPEC, "t.yaml"))
     mx, fp8 = plan.runners
-    assert consts(mx.launches[0])["MXFP4"] is True and mx.detail.mxfp4 and mx.kv_format == "mxfp4"
+    assert mx.detail.mxfp4 and mx.kv_format == "mxfp4" and "MX_TABLES" in mx.detail.params
     assert mx.launches[0].kernel == "mla_b4_kv1024_gluon_mxfp4_split16"
-    assert consts(fp8.launches[0])["MXFP4"] is False and not fp8.detail.mxfp4
+    assert not fp8.detail.mxfp4 and "MX_TABLES" not in fp8.detail.params
+    # the kernel reads the format from the descriptor's type: no constexpr for it
+    assert "MXFP4" not in {c.name for r in plan.runners for c in r.launches[0].constexprs}
 
 
-def test_mxfp4_needs_v_from_registers():
-    text = SPEC.replace("kv_format: mxfp4,", "kv_format: mxfp4, v_parts: 4, v_buffers: 1,")
-    with pytest.raises(SpecError) as err:
-        parse_spec(text, "t.yaml")
-    assert "v_buffers" in str(err.value) and "mxfp4: 0" in str(err.value)
+def test_the_decode_stage_is_emitted_only_where_a_runner_reads_mxfp4(source):
+    from conftest import ROOT
+
+    assert "def _gl_mx_decode(" in source and "MXFP4: gl.constexpr = kv_desc.dtype == gl.uint8" in source
+    h200 = (ROOT / "build/h200/submission.py").read_text()
+    assert "_gl_mx_" not in h200 and "MXFP4" not in h200 and "MX_TABLES" not in h200
 
 
 def ptx_block(source: str) -> list[list[str]]:

@@ -16,7 +16,7 @@ from conftest import generated_source
 
 SPEC = """target: {name: t, platform: cuda, fp8_format: e4m3fn}
 shapes:
-  - {batch: 64, kv_len: 1024, backend: gluon, splits: 2, merge: barrier, l2_policy: evict_first}
+  - {batch: 64, kv_len: 1024, backend: gluon, splits: 2, l2_policy: evict_first}
   - {batch: 256, kv_len: 8192, backend: gluon, splits: 1, l2_policy: evict_last}
   - {batch: 4, kv_len: 1024, backend: gluon, splits: 16}
 fallback: {backend: triton_split, splits: 4}

@@ -193,205 +193,145 @@ def test_merge_in_the_attention_kernel_drops_the_reduce_kernel():
     assert k.detail.merge == "kernel" and len(k.launches) == 2
 
 
-def test_gluon_barrier_merge_is_one_cooperative_launch_with_arrival_counters():
-    plan = plan_of("  - {batch: 4, kv_len: 1024, backend: gluon, splits: 16, merge: barrier}\n"
-                   "  - {batch: 8, kv_len: 1024, backend: gluon, splits: 16}\n"
-                   "  - {batch: 256, kv_len: 1024, backend: gluon, splits: 1, merge: barrier}")
-    barrier, kernel, one_pass = plan.runners
-    (attend,) = barrier.launches
-    c = consts(attend)
-    assert c["MERGE_BARRIER"] is True and c["WRITE_PARTIAL"] is True and c["PDL_TRIGGER"] is False
-    assert ("launch_cooperative_grid", True) in attend.options and attend.grid == (4, 16)
-    assert barrier.detail.barrier and not barrier.detail.pdl
-    counters = barrier.detail.buffers[-1]
-    assert (counters.name, counters.shape, counters.dtype, counters.zeroed) == ("counters", (4,), "int64", True)
-    assert "merged by the splits behind a barrier" in barrier.summary and "PDL merge" not in barrier.summary
-    # the default: a merge kernel launched with PDL, no counters, an ordinary launch
-    assert [l.family for l in kernel.launches] == ["attend", "merge"]
-    assert consts(kernel.launches[0])["MERGE_BARRIER"] is False and kernel.detail.pdl
-    assert all(o[0] != "launch_cooperative_grid" for o in kernel.launches[0].options)
-    assert [b.name for b in kernel.detail.buffers] == ["part_o", "part_lse", "out"]
-    # one split: nothing to merge, whatever the field says
-    assert len(one_pass.launches) == 1 and consts(one_pass.launches[0])["MERGE_BARRIER"] is False
-    assert not one_pass.detail.barrier
+def test_gluon_splits_merge_behind_a_barrier_in_one_cooperative_launch():
+    plan = plan_of("  - {batch: 4, kv_len: 1024, backend: gluon, splits: 16}\n"
+                   "  - {batch: 256, kv_len: 1024, backend: gluon, splits: 1}")
+    split, one_pass = plan.runners
+    (attend,) = split.launches
+    assert consts(attend)["NUM_SPLITS"] == 16 and attend.grid == (4, 16)
+    assert ("launch_cooperative_grid", True) in attend.options and ("num_warps", 4) in attend.options
+    d = split.detail
+    assert d.buffer_names == ("out", "part_o", "part_lse", "counters") and d.rows == 4
+    assert "PART_O" in d.params and "merged by the splits behind a barrier" in split.summary
+    # one split: no partials, no counters, an ordinary launch; the body gets OUT in their place
+    (launch,) = one_pass.launches
+    assert all(o[0] != "launch_cooperative_grid" for o in launch.options)
+    assert one_pass.detail.buffer_names == ("out",) and one_pass.detail.part_dtype is None
+    assert "PART_O" not in one_pass.detail.params and one_pass.detail.body_args[-3:] == ("OUT",) * 3
+    assert "merged" not in one_pass.summary
 
 
-def test_gluon_speculation_guesses_the_keyed_kv_length_and_tma_tile_reaches_the_kernel():
+def test_committed_h200_kernels_take_at_most_ten_constexprs_and_none_is_the_same_in_every_entry():
+    from generator.core.spec import load_spec
+    from conftest import ROOT
+
+    plan = build_plan(load_spec(ROOT / "specs/h200.yaml"))
+    gluon = [r for r in plan.runners if r.backend == "gluon"]
+    values: dict[str, set] = {}
+    for r in gluon:
+        (attend,) = r.launches
+        assert len(attend.constexprs) <= 10, attend.kernel
+        for c in attend.constexprs:
+            values.setdefault(c.name, set()).add(c.value)
+    assert len(gluon) == 8 and all(len(v) > 1 for v in values.values()), values
+
+
+def test_gluon_speculation_guesses_the_keyed_kv_length():
     plan = plan_of("  - {batch: 4, kv_len: 1024, backend: gluon, splits: 16, speculate: true}\n"
-                   "  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1, tma_tile: false, stagger: true}")
+                   "  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1}")
     guessed, plain = plan.runners
-    c = consts(guessed.launches[0])
-    assert c["GUESS_KV_LEN"] == 1024 and c["TMA_TILE"] is True and guessed.detail.tma_tile
-    assert c["STAGGER"] is False
-    c = consts(plain.launches[0])
-    assert c["GUESS_KV_LEN"] == 0 and c["TMA_TILE"] is False and not plain.detail.tma_tile
-    assert c["STAGGER"] is True and "staggered" in plain.summary
-    assert c["LAZY_RESCALE"] is False and consts(guessed.launches[0])["LAZY_RESCALE"] is False
-    assert "speculative prologue" in guessed.summary and "TMA copies" not in plain.summary and "TMA copies" in guessed.summary
+    assert consts(guessed.launches[0])["GUESS_KV_LEN"] == 1024 and "speculative prologue" in guessed.summary
+    assert consts(plain.launches[0])["GUESS_KV_LEN"] == 0 and "speculative" not in plain.summary
 
 
-def test_gluon_lazy_rescale_reaches_the_kernel_and_the_summary():
-    plan = plan_of("  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1, lazy_rescale: true}")
-    (r,) = plan.runners
-    assert consts(r.launches[0])["LAZY_RESCALE"] is True and "lazy rescale" in r.summary
-
-
-def test_gluon_lazy_rescale_counts_its_second_p_and_its_flags_per_warpgroup():
-    from generator.core.backends import gluon
-
-    # a second fp16 P (64 KV rows x 16 heads) and a byte a KV row of flags for two tiles, per
-    # consumer warpgroup: on sm90 the compiled kernels take 2,176 bytes more (resources.json)
-    cfg = {"num_stages": 2, "v_parts": 8, "v_buffers": 0, "kv_format": "fp8"}
-    for consumers in (1, 2):
-        plain = gluon.smem_bytes({**cfg, "consumers": consumers})
-        assert gluon.smem_bytes({**cfg, "consumers": consumers, "lazy_rescale": True}) - plain == consumers * 2176
-
-
-@pytest.mark.parametrize("entry, const, on_text, off_text", [
-    ("{batch: 64, kv_len: 1024, backend: gluon, splits: 2, merge: barrier, early_refill: true}", "EARLY_REFILL",
-     "refilled once V is in registers", "refilled"),
-    ("{batch: 4, kv_len: 8192, backend: gluon, splits: 32, late_fill: true}", "LATE_FILL",
-     "once the first tile is in", "first tile"),
-    ("{batch: 32, kv_len: 8192, backend: gluon, splits: 4, v_lookahead: true}", "V_AHEAD",
-     "V rows loaded a group ahead", "group ahead"),
-    ("{batch: 4, kv_len: 8192, backend: gluon, splits: 32, merge: barrier, compact_lse: true}", "COMPACT_LSE",
-     "log-sum-exps in one compact load", "compact load"),
-    ("{batch: 32, kv_len: 1024, backend: gluon, splits: 4, v_row_pairs: true}", "V_PAIRS",
-     "V rows paired before conversion", "paired"),
-    ("{batch: 4, kv_len: 8192, backend: gluon, splits: 32, late_fill: true, q_fill: true}", "Q_FILL",
-     "second tile once Q is in", "once Q is in"),
-    ("{batch: 256, kv_len: 1024, backend: gluon, splits: 1, v_row_swap: true}", "V_SWAP",
-     "V rows swapped in odd pairs", "swapped"),
-    ("{batch: 4, kv_len: 8192, backend: gluon, splits: 32, merge: barrier, merge_poll: load}", "POLL_LOAD",
-     "the merge's wait polled by acquire loads", "polled"),
-], ids=["early_refill", "late_fill", "v_lookahead", "compact_lse", "v_row_pairs", "q_fill", "v_row_swap",
-        "merge_poll"])
-def test_gluon_switch_reaches_the_kernel_and_the_summary(entry, const, on_text, off_text):
-    plan = plan_of(f"  - {entry}\n  - {{batch: 256, kv_len: 8192, backend: gluon, splits: 1}}")
-    on, off = plan.runners
-    assert consts(on.launches[0])[const] is True and on_text in on.summary
-    assert consts(off.launches[0])[const] is False and off_text not in off.summary
-
-
-def test_gluon_pv_format_fp8_reaches_the_kernel_the_summary_and_the_strict_bound():
-    from generator.core import registry
-    from generator.gpu.check import strict_bound
-
-    plan = plan_of("  - {batch: 256, kv_len: 1024, backend: gluon, splits: 1, pv_format: fp8}\n"
+@pytest.mark.parametrize("field, const, text", [
+    ("early_refill", "EARLY_REFILL", "ring slots refilled once V is in registers"),
+    ("v_early", "V_EARLY", "V's first rows loaded before the softmax"),
+])
+def test_gluon_switch_reaches_the_kernel_and_the_summary(field, const, text):
+    plan = plan_of(f"  - {{batch: 64, kv_len: 1024, backend: gluon, splits: 2, {field}: true}}\n"
                    "  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1}")
     on, off = plan.runners
-    assert consts(on.launches[0])["PV_FP8"] is True and "P rounded to e4m3" in on.summary
-    assert consts(off.launches[0])["PV_FP8"] is False and "e4m3" not in off.summary
-    # P rounded to fp8 is held to its own bound, not the backend's
-    assert on.p_fp8 and not off.p_fp8
-    assert strict_bound(on) == registry.STRICT_BOUND_PV_FP8
-    assert strict_bound(off) == registry.BACKENDS["gluon"].strict_bound < registry.STRICT_BOUND_PV_FP8
+    assert consts(on.launches[0])[const] is True and text in on.summary
+    assert consts(off.launches[0])[const] is False and text not in off.summary
 
 
-def test_gluon_pv_format_fp8_halves_p_in_shared_memory():
-    from generator.core.backends import gluon
-
-    # P in e4m3: 64 KV rows x 16 heads, one byte each, two buffers with lazy_rescale; on sm90
-    # the compiled kernels take 2,048 bytes less (resources.json)
-    cfg = {"num_stages": 2, "v_parts": 8, "v_buffers": 0, "kv_format": "fp8", "lazy_rescale": True}
-    assert gluon.smem_bytes(cfg) - gluon.smem_bytes({**cfg, "pv_format": "fp8"}) == 2048
+def test_gluon_l2_policy_reaches_the_kernel_the_summary_and_the_imports():
+    plan = plan_of("  - {batch: 64, kv_len: 1024, backend: gluon, splits: 2, l2_policy: evict_first}\n"
+                   "  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1}")
+    hinted, plain = plan.runners
+    assert consts(hinted.launches[0])["L2_POLICY"] == "evict_first" and hinted.stdlib == ("re",)
+    assert "KV loads evict-first in L2" in hinted.summary
+    assert consts(plain.launches[0])["L2_POLICY"] == "" and plain.stdlib == ()
 
 
 def test_gluon_dv_split_doubles_the_grid_and_reaches_the_kernel_and_the_summary():
-    plan = plan_of("  - {batch: 4, kv_len: 1024, backend: gluon, splits: 16, merge: barrier, dv_split: 2,"
-                   " num_stages: 1, v_parts: 2, v_buffers: 1}\n"
-                   "  - {batch: 4, kv_len: 8192, backend: gluon, splits: 32, merge: barrier}")
+    plan = plan_of("  - {batch: 4, kv_len: 1024, backend: gluon, splits: 16, dv_split: 2, num_stages: 1}\n"
+                   "  - {batch: 4, kv_len: 8192, backend: gluon, splits: 32}")
     split, whole = plan.runners
     (attend,) = split.launches
     assert attend.grid == (4, 32) and consts(attend)["DV_SPLIT"] == 2 and consts(attend)["NUM_SPLITS"] == 16
-    assert "over 2 programs a split" in split.summary
-    # the partials keep one slot per split, each program writing its half of the dims
-    assert [b.shape for b in split.detail.buffers if b.name == "part_o"] == [(16, 4, 16, 512)]
+    assert "V's output dims over 2 programs a split" in split.summary
     assert whole.launches[0].grid == (4, 32) and consts(whole.launches[0])["DV_SPLIT"] == 1
     assert "programs a split" not in whole.summary
 
 
-def test_gluon_dv_split_takes_v_from_registers_with_fp8_pv():
-    # each program of a split loads only its half's 4 chunks of V into the fp8 register operand
-    plan = plan_of("  - {batch: 4, kv_len: 1024, backend: gluon, splits: 16, merge: barrier, dv_split: 2,"
-                   " num_stages: 1, v_parts: 8, v_buffers: 0, pv_format: fp8}")
-    (runner,) = plan.runners
-    (attend,) = runner.launches
-    c = consts(attend)
-    assert attend.grid == (4, 32) and c["DV_SPLIT"] == 2 and c["V_BUFS"] == 0 and c["PV_FP8"] is True
-    assert "over 2 programs a split" in runner.summary and "PV in fp8" in runner.summary
-    assert runner.p_fp8 is True
-    assert [b.shape for b in runner.detail.buffers if b.name == "part_o"] == [(16, 4, 16, 512)]
-
-
-def test_gluon_v_early_reaches_the_kernel_and_the_summary():
-    plan = plan_of("  - {batch: 64, kv_len: 1024, backend: gluon, splits: 2, merge: barrier, pv_format: fp8,"
-                   " v_early: true}\n"
-                   "  - {batch: 32, kv_len: 1024, backend: gluon, splits: 4, merge: barrier, pv_format: fp8}")
-    early, plain = plan.runners
-    assert consts(early.launches[0])["V_EARLY"] is True and "before the softmax" in early.summary
-    assert consts(plain.launches[0])["V_EARLY"] is False and "before the softmax" not in plain.summary
-
-
-def test_gluon_claim_tiles_reaches_the_kernel_the_counters_and_the_summary():
-    plan = plan_of("  - {batch: 32, kv_len: 8192, backend: gluon, splits: 4, merge: barrier, consumers: 2,"
-                   " claim_tiles: true}\n"
-                   "  - {batch: 64, kv_len: 8192, backend: gluon, splits: 2, merge: barrier, consumers: 2}")
-    claimed, fixed = plan.runners
-    assert consts(claimed.launches[0])["CLAIM_TILES"] is True and "claimed at run time" in claimed.summary
-    assert consts(fixed.launches[0])["CLAIM_TILES"] is False and "claimed" not in fixed.summary
-    counters = {r.tag: [b.shape for b in r.detail.buffers if b.name == "counters"] for r in plan.runners}
-    # the rows' barrier arrivals, then (claim_tiles) the rows' tile claims
-    assert counters == {"b32_kv8192": [(64,)], "b64_kv8192": [(64,)]}
-    # the grid and the partials are the fixed split's
-    assert claimed.launches[0].grid == (32, 4)
-    assert [b.shape for b in claimed.detail.buffers if b.name == "part_o"] == [(4, 32, 16, 512)]
-
-
-def test_gluon_fp16_partials_reach_both_merges_the_buffer_and_the_summary():
-    plan = plan_of("  - {batch: 4, kv_len: 8192, backend: gluon, splits: 32, merge: barrier, partials: fp16}\n"
+def test_gluon_partials_take_the_type_the_entry_names():
+    plan = plan_of("  - {batch: 4, kv_len: 8192, backend: gluon, splits: 32, partials: fp8}\n"
                    "  - {batch: 32, kv_len: 8192, backend: gluon, splits: 4, partials: fp16}\n"
                    "  - {batch: 64, kv_len: 8192, backend: gluon, splits: 2}\n"
                    "  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1, partials: fp16}")
-    barrier, kernel, default, one_pass = plan.runners
-    part_o = {r.tag: {b.name: b.dtype for b in r.detail.buffers}.get("part_o") for r in plan.runners}
-    assert part_o == {"b4_kv8192": "float16", "b32_kv8192": "float16", "b64_kv8192": "float32",
-                      "b256_kv8192": None}
-    assert consts(barrier.launches[0])["PART_KV_UNITS"] is True and len(barrier.launches) == 1
-    # the merge kernel applies the KV scale to fp16 partials
-    assert consts(kernel.launches[0])["PART_KV_UNITS"] is True and consts(kernel.launches[1])["PART_KV_UNITS"] is True
-    assert consts(default.launches[1])["PART_KV_UNITS"] is False and consts(default.launches[0])["PART_KV_UNITS"] is False
-    # no partials to store: the field changes nothing
-    assert consts(one_pass.launches[0])["PART_KV_UNITS"] is False and "partials" not in one_pass.summary
-    assert "fp16 partials" in barrier.summary and "partials" not in default.summary
+    part = {r.tag: r.detail.part_dtype for r in plan.runners}
+    assert part == {"b4_kv8192": "float8_e4m3fn", "b32_kv8192": "float16", "b64_kv8192": "float32",
+                    "b256_kv8192": None}
+    fp8, fp16, fp32, one_pass = plan.runners
+    assert "fp8 partials" in fp8.summary and "fp16 partials" in fp16.summary
+    assert "partials" not in fp32.summary and "partials" not in one_pass.summary
 
 
-def test_gluon_fp8_partials_are_e4m3fn_in_kv_scale_units_and_need_an_e4m3fn_target():
+def test_gluon_needs_an_e4m3fn_target():
+    from generator.errors import SpecError
+
+    fnuz = "target: {name: t, platform: cuda, fp8_format: e4m3fnuz}\n"
+    with pytest.raises(SpecError) as err:
+        plan_of("  - {batch: 4, kv_len: 8192, backend: gluon, splits: 32}", target=fnuz)
+    assert "e4m3fn" in str(err.value)
+
+
+def test_gluon_passes_q_scale_as_its_inverse_and_times_the_scores_scale():
+    (r,) = plan_of("  - {batch: 4, kv_len: 8192, backend: gluon, splits: 32, q_absmax: 8.0}").runners
+    assert r.q_scale == 8.0 / 448.0
+    assert r.detail.q_inv == pytest.approx(448.0 / 8.0, rel=1e-15)
+    assert r.detail.q_qk == pytest.approx(SM_SCALE * 1.4426950408889634 * 8.0 / 448.0, rel=1e-15)
+
+
+def test_gluon_runners_round_p_to_e4m3_and_take_that_bound():
     from generator.core import registry
+    from generator.gpu.check import strict_bound
+
+    (r,) = plan_of("  - {batch: 256, kv_len: 1024, backend: gluon, splits: 1}").runners
+    assert r.p_fp8 and strict_bound(r) == registry.STRICT_BOUND_PV_FP8
+
+
+def test_gluon_shared_memory_counts_the_ring_q_p_and_the_flags():
     from generator.core.backends import gluon
 
-    plan = plan_of("  - {batch: 4, kv_len: 8192, backend: gluon, splits: 32, merge: barrier, partials: fp8}\n"
-                   "  - {batch: 32, kv_len: 8192, backend: gluon, splits: 4, partials: fp8}")
-    barrier, kernel = plan.runners
-    for runner in plan.runners:
-        assert {b.name: b.dtype for b in runner.detail.buffers}["part_o"] == "float8_e4m3fn"
-        assert all(consts(launch)["PART_KV_UNITS"] is True for launch in runner.launches)
-        assert "fp8 partials" in runner.summary
-    cfg = {**registry.BACKENDS["gluon"].defaults_for("cuda"), "partials": "fp8", "splits": 4}
-    assert not [f for f, _ in gluon.field_rules(cfg, "e4m3fn") if f == "partials"]
-    [(field, why)] = [(f, w) for f, w in gluon.field_rules(cfg, "e4m3fnuz") if f == "partials"]
-    assert "e4m3fn" in why and "fp32, fp16" in why
+    # the buffers' bytes; on sm90 the compiled kernels take 272 and 280 more, their barriers
+    # and alignment (85,392 and 122,264 bytes in build/h200/resources.json)
+    one = {"num_stages": 2, "kv_format": "fp8", "consumers": 1}
+    p_and_flags = 2 * 16 * 64 + 2 * 64
+    assert gluon.smem_bytes(one) == 2 * 64 * 576 + 16 * 576 + p_and_flags == 85392 - 272
+    assert gluon.smem_bytes({**one, "num_stages": 3}) == 122264 - 280
+    # consumers 2: a ring and a P per warpgroup, the second's 8 parts (512 x 16 fp32), its max and sums
+    assert gluon.smem_bytes({**one, "consumers": 2}) - gluon.smem_bytes(one) == \
+        2 * 64 * 576 + p_and_flags + (512 * 16 + 2 * 16) * 4
 
 
-def test_gluon_two_consumers_reach_the_kernel_the_summary_and_the_shared_memory():
-    from generator.core.backends import gluon
-
-    plan = plan_of("  - {batch: 64, kv_len: 8192, backend: gluon, splits: 2, merge: barrier, consumers: 2}\n"
+def test_gluon_two_consumers_reach_the_kernel_and_the_summary():
+    plan = plan_of("  - {batch: 64, kv_len: 8192, backend: gluon, splits: 2, consumers: 2}\n"
                    "  - {batch: 256, kv_len: 8192, backend: gluon, splits: 1}")
     two, one = plan.runners
     assert consts(two.launches[0])["CONSUMERS"] == 2 and "2 consumer warpgroups" in two.summary
     assert consts(one.launches[0])["CONSUMERS"] == 1 and "consumer" not in one.summary
-    # a ring and a P per warpgroup, the second's 8 parts (512 x 16 fp32) and its max and sums
-    cfg = {"num_stages": 2, "v_parts": 8, "v_buffers": 0, "kv_format": "fp8"}
-    alone = gluon.smem_bytes({**cfg, "consumers": 1})
-    assert gluon.smem_bytes({**cfg, "consumers": 2}) - alone == 2 * 64 * 576 + 64 * 16 * 2 + (512 * 16 + 2 * 16) * 4
+
+
+@pytest.mark.parametrize("extra, field", [
+    ("consumers: 2", "consumers"), ("dv_split: 2", "dv_split"), ("early_refill: true", "early_refill"),
+    ("partials: fp16", "partials"),
+])
+def test_gluon_mxfp4_takes_one_consumer_one_program_a_split_and_fp32_partials(extra, field):
+    from generator.errors import SpecError
+
+    with pytest.raises(SpecError) as err:
+        plan_of(f"  - {{batch: 4, kv_len: 8192, backend: gluon, splits: 32, kv_format: mxfp4, {extra}}}")
+    assert f"shapes[0].{field}" in str(err.value)

@@ -16,7 +16,7 @@ from generator.results.load import load_result
 
 from conftest import ROOT
 
-RUN = ROOT / "perf/h200-2026-11-30.json"  # a gen bench --json run on the H200, 8 shapes
+RUN = ROOT / "tests/data/runs/h200_bench.json"  # a gen bench --json run on the H200, 8 shapes
 LEADERBOARD = ROOT / "tests/data/popcorn/leaderboard_output.txt"
 
 

@@ -27,13 +27,6 @@ TARGETS = {
 CASES = [(name, platform) for name, b in registry.BACKENDS.items() for platform in b.platforms
          if b.search_space or b.platform_space.get(platform)]
 
-# The gluon entry's space (a lead-owned registry entry) still offers
-# overlap_scores with v_buffers 0 and v_lookahead with v_buffers 1 or 2, which
-# its field rules refuse; strict, so that the fix shows here.
-KNOWN_INVALID = {("gluon", "cuda"): "gluon's space pairs overlap_scores / v_lookahead with "
-                                    "v_buffers values its rules refuse"}
-
-
 def points(axes: dict[str, tuple]) -> list[dict]:
     names = list(axes)
     size = 1
@@ -56,9 +49,7 @@ def usable(backend, heads: int) -> bool:
     return heads % backend.heads_multiple == 0 and heads <= (backend.max_num_heads or heads)
 
 
-@pytest.mark.parametrize("name, platform", [
-    pytest.param(n, p, marks=pytest.mark.xfail(strict=True, reason=KNOWN_INVALID[(n, p)]))
-    if (n, p) in KNOWN_INVALID else (n, p) for n, p in CASES])
+@pytest.mark.parametrize("name, platform", CASES)
 def test_every_point_of_the_registry_space_passes_the_spec_stage(name, platform):
     backend = registry.BACKENDS[name]
     shapes, tried = [], 0

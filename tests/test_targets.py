@@ -48,7 +48,7 @@ def test_one_platforms_defaults_leave_the_other_target_byte_identical(
 
 def test_one_targets_spec_leaves_the_other_target_byte_identical(in_root, tmp_path):
     h200 = Path("specs/h200.yaml").read_text()
-    edited = h200.replace("splits: 16, dv_split: 2,", "splits: 8, dv_split: 2, max_registers: 232,")
+    edited = h200.replace("splits: 16, dv_split: 2,", "splits: 8, dv_split: 2, early_refill: true,")
     assert edited != h200
     (tmp_path / "h200.yaml").write_text(edited)
     outputs = {o.path.parent.name: o.source

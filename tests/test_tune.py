@@ -85,8 +85,8 @@ def test_registry_space_without_tune_entry():
                       "shapes:\n  - {batch: 4, kv_len: 1024, backend: gluon, splits: 16}\n"
                       "fallback: {backend: triton_split, splits: 8}\n", "h.yaml")
     space = space_for(spec.shapes[0], 0, "b4_kv1024", spec.target.platform)
-    # gluon's search_space: num_stages 3 x v_parts 3 x v_buffers 3 x overlap 2 x v_lookahead 2
-    assert "registry" in space.origin and space.size == 3 * 3 * 3 * 2 * 2
+    # gluon's search_space: num_stages 3 x early_refill 2 x v_early 2
+    assert "registry" in space.origin and space.size == 3 * 2 * 2
 
 
 def test_tune_entry_is_validated_against_the_backends_fields_and_values():
@@ -129,7 +129,7 @@ def test_dry_run_prints_each_space_and_its_size(spec_copy):
     result = CliRunner().invoke(main, ["tune", "--spec", str(spec_copy), "--dry-run"])
     assert result.exit_code == 0, result.output
     assert "b3_kv256" in result.output and "splits: 2, 4" in result.output
-    assert "│    108 │" in result.output  # gluon's registry space: 3 x 3 x 3 x 2 x 2
+    assert "│     12 │" in result.output  # gluon's registry space: 3 x 2 x 2
 
 
 def test_unknown_shape_tag_is_a_user_error(spec_copy):
@@ -305,7 +305,7 @@ def test_bench_plot_from_recorded_json(tmp_path, ext):
     pytest.importorskip("matplotlib")
     from generator.plot import plot_bench
 
-    result = json.loads((ROOT / "perf/h200-2026-11-30-gluon-final.json").read_text())
+    result = json.loads((ROOT / "tests/data/runs/h200_gluon_bench.json").read_text())
     out = plot_bench(result, tmp_path / f"bench.{ext}")
     data = out.read_bytes()
     assert data.startswith(b"\x89PNG") if ext == "png" else b"<svg" in data

@@ -45,7 +45,7 @@ def forge(spec_path, records_path, outcomes, fp=H200):
     shape = original.shapes[0]
     opts = options(records_path.parent, interpret=False)
     lines = []
-    for cand in candidates(shape, space_for(shape, 0, "b3_kv256"), "cuda"):
+    for cand in candidates(shape, space_for(shape, 0, "b3_kv256", "cuda"), "cuda"):
         splits = cand.as_dict()["splits"]
         if splits in outcomes:
             p = prepare(cand, original, "cuda", fp, opts, None)
@@ -130,7 +130,7 @@ def test_a_forged_pass_of_a_candidate_that_never_runs_decides_nothing(spec_copy,
     opts = options(tmp_path, interpret=False)
     shape = original.shapes[1]
     lines = []
-    for cand in candidates(shape, space_for(shape, 1, "b4_kv1024"), "cuda"):
+    for cand in candidates(shape, space_for(shape, 1, "b4_kv1024", "cuda"), "cuda"):
         p = prepare(cand, original, "cuda", H200, opts, None)
         outcome = ok(1.0) if p.job is None else ok(100.0)
         lines.append(json.dumps({"format": 1, **make_record(p, original, H200, opts, outcome)}))

@@ -48,11 +48,12 @@ def _title(shape: ShapeSpec | None) -> str:
     )
 
 
-def _summary(backend: str, cfg: dict[str, Any]) -> str:
-    parts = [backend]
+def _summary(backend: registry.Backend, cfg: dict[str, Any]) -> str:
+    parts = [backend.name]
     if "splits" in cfg:
+        merge = cfg.get("merge", backend.merge if cfg["splits"] > 1 else None)
         merged = {"last_split": ", merged in-kernel", "barrier": ", merged by the splits behind a barrier"}.get(
-            cfg.get("merge"), "")
+            merge, "")
         parts.append(f"{cfg['splits']} splits{merged}")
     if "block_n" in cfg:
         parts.append(f"block_n {cfg['block_n']}")
@@ -65,51 +66,19 @@ def _summary(backend: str, cfg: dict[str, Any]) -> str:
     if "num_warps" in cfg:
         stages = cfg["num_stages"]
         parts.append(f"{cfg['num_warps']} warps, {stages} stage{'s' if stages > 1 else ''}")
-    if "v_parts" in cfg:
-        parts.append(f"V in {cfg['v_parts']} part{'s' if cfg['v_parts'] > 1 else ''}")
-    if cfg.get("v_buffers", 1) > 1:
-        parts.append(f"{cfg['v_buffers']} V buffers")
-    if cfg.get("v_buffers") == 0 and cfg.get("prefetch_v"):
-        parts.append("V operand prefetched")
-    if cfg.get("v_lookahead"):
-        parts.append("V rows loaded a group ahead")
-    if cfg.get("v_row_pairs"):
-        parts.append("V rows paired before conversion")
-    if cfg.get("v_row_swap"):
-        parts.append("V rows swapped in odd pairs (no bank conflict)")
-    if cfg.get("pv_format") == "fp8":
-        parts.append("PV in fp8 (P rounded to e4m3)")
-    if cfg.get("v_early"):
-        parts.append("V's first rows loaded before the softmax")
-    if cfg.get("overlap_scores"):
-        parts.append("next scores overlapped")
-    if cfg.get("max_registers"):
-        parts.append(f"at most {cfg['max_registers']} registers")
-    if cfg.get("pdl") and cfg.get("merge") != "barrier":
-        parts.append("PDL merge")
+    elif "num_stages" in cfg:
+        stages = cfg["num_stages"]
+        parts.append(f"{stages} tile{'s' if stages > 1 else ''} in flight")
     if cfg.get("speculate"):
         parts.append("speculative prologue")
-    if cfg.get("tma_tile"):
-        parts.append("a tile in two TMA copies")
-    if cfg.get("stagger"):
-        parts.append("staggered tile order")
-    if cfg.get("lazy_rescale"):
-        parts.append("lazy rescale")
-    if cfg.get("late_fill"):
-        parts.append("second tile once Q is in, later ring stages once the first tile is in" if cfg.get("q_fill")
-                     else "later ring stages once the first tile is in")
     if cfg.get("dv_split", 1) > 1:
         parts.append(f"V's output dims over {cfg['dv_split']} programs a split")
     if cfg.get("consumers", 1) > 1:
         parts.append(f"{cfg['consumers']} consumer warpgroups")
-    if cfg.get("claim_tiles"):
-        parts.append("tiles claimed at run time")
     if cfg.get("early_refill"):
         parts.append("ring slots refilled once V is in registers")
-    if cfg.get("compact_lse"):
-        parts.append("the merge's log-sum-exps in one compact load")
-    if cfg.get("merge_poll") == "load":
-        parts.append("the merge's wait polled by acquire loads")
+    if cfg.get("v_early"):
+        parts.append("V's first rows loaded before the softmax")
     if cfg.get("partials") in ("fp16", "fp8") and cfg.get("splits", 1) > 1:
         parts.append(f"{cfg['partials']} partials")
     if cfg.get("l2_policy", "none") != "none":
@@ -154,7 +123,7 @@ def plan_runner(spec: Spec, shape: ShapeSpec | None, entry: EntrySpec, interpret
         name=f"run_{tag}",
         key=shape.key if shape else None,
         title=_title(shape),
-        summary=_summary(backend.name, cfg),
+        summary=_summary(backend, cfg),
         q_mode=cfg["q_mode"],
         kv_format=cfg["kv_format"],
         q_scale=part.q_scale,

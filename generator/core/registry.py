@@ -144,6 +144,9 @@ class Backend:
     strict_bound: float = 1e-2
     # KV format -> its own strict bound, where it differs from strict_bound.
     strict_bound_by_kv: Mapping[str, float] = field(default_factory=dict)
+    # How its splits merge when the backend has no `merge` field (MERGES), for
+    # the runner's summary.
+    merge: str | None = None
     # Combinations of fields the backend cannot run, checked on every entry
     # (fallback included): (resolved fields, fp8 format) -> [(field, message)].
     field_rules: Callable | None = None
@@ -358,6 +361,8 @@ BACKENDS: Mapping[str, Backend] = MappingProxyType(
                     "dv_split": (1, 2),
                 },
                 field_rules=gluon.field_rules,
+                # the splits wait for one another and merge a share each (no merge kernel)
+                merge="barrier",
                 # functools: the buffers' cache; weakref: the KV descriptors' cache
                 stdlib=("functools", "weakref"),
                 # One query token and 16 heads: the wgmma N the kernel is laid out for.

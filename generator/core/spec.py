@@ -82,30 +82,12 @@ class EntrySpec(_Strict):
     merge: str | None = None
     persistent: bool | None = None
     q_absmax: float | None = None
-    v_parts: int | None = None
-    v_buffers: int | None = None
-    overlap_scores: bool | None = None
-    prefetch_v: bool | None = None
-    v_lookahead: bool | None = None
-    v_row_pairs: bool | None = None
-    v_row_swap: bool | None = None
-    pv_format: str | None = None
     v_early: bool | None = None
-    max_registers: int | None = None
-    pdl: bool | None = None
     speculate: bool | None = None
-    tma_tile: bool | None = None
-    stagger: bool | None = None
-    lazy_rescale: bool | None = None
-    late_fill: bool | None = None
-    q_fill: bool | None = None
     dv_split: int | None = None
     consumers: int | None = None
     partials: str | None = None
-    claim_tiles: bool | None = None
     early_refill: bool | None = None
-    compact_lse: bool | None = None
-    merge_poll: str | None = None
     l2_policy: str | None = None
     # Waivers of the resource report's rules, each a reason (registry.WAIVERS):
     # this entry's kernels may spill registers / have their wgmmas serialised.

@@ -81,8 +81,6 @@ RANGES = {
     "matrix_instr_nonkdim": (lambda v: v in (0, 16, 32), "one of 0 (the compiler's choice), 16, 32"),
     # operands packed per MFMA k step (gfx942; Triton sets 1 on gfx950)
     "kpack": (lambda v: v in (1, 2), "one of 1, 2"),
-    "max_registers": (lambda v: v == 0 or 24 <= v <= 255,
-                      "0 (the compiler's choice) or an integer from 24 to 255"),
     **{w: (lambda v: bool(v.strip()), f"a reason (say why {what})")
        for w, what in registry.WAIVERS.items()},
 }

@@ -325,7 +325,7 @@ def _check_paths(spec_path: Path, original: Spec, opts: Options,
         from generator.plot import check_plot_path
 
         check_destination(opts.plot_path, "--plot")
-        check_plot_path(opts.plot_path)
+        check_plot_path(opts.plot_path, "--plot")
     if opts.records_path:
         check_destination(opts.records_path, "--records")
         return rec.Records(opts.records_path)

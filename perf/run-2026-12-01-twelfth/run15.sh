@@ -1,6 +1,0 @@
-#!/usr/bin/env bash
-# Fifteenth device call (twelfth session): parity_probe.py on the committed build.
-set -uo pipefail
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl > /dev/null 2>&1
-export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
-timeout 200 python3 perf/run-2026-12-01-twelfth/parity_probe.py build/h200/submission.py "$OUT/parity15.json" 2>&1 | tee "$OUT/parity15.log"
