@@ -1,9 +1,9 @@
-"""MXFP4 KV (issue 9): what the interpreter can prove on a CPU.
+"""MXFP4 KV: what the interpreter can prove on a CPU.
 
 tests/specs/mxfp4.yaml runs through test_kernels_interpret.py like every spec
 (each MXFP4 runner also on non-uniform block scales and on the unpadded scale
 layout handed over as torch's fp4x2 / e8m0 types). Here: that the coverage
-spec covers what issue 9 asks for, that the non-uniform cases really span the
+spec covers every MXFP4 path (both backends' plans, both scale layouts), that the non-uniform cases really span the
 e8m0 range they claim, that the strict rule fails kernels that read the
 format wrongly, and the spec rules around it.
 """

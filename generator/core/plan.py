@@ -100,6 +100,9 @@ class BackendPlan:
     # P (the softmax weights) rounded to fp8 before the PV product: gen check
     # holds the runner to registry.STRICT_BOUND_PV_FP8.
     p_fp8: bool = False
+    # gen check's strict bound for this runner where its numerics set their own
+    # (None: the backend's, or registry.STRICT_BOUND_PV_FP8 with p_fp8).
+    strict_bound: float | None = None
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,8 @@ class Runner:
     stdlib: tuple[str, ...] = ()
     # P rounded to fp8 before the PV product (BackendPlan.p_fp8).
     p_fp8: bool = False
+    # Its own strict bound (BackendPlan.strict_bound), or None.
+    strict_bound: float | None = None
 
 
 @dataclass(frozen=True)

@@ -132,6 +132,7 @@ def plan_runner(spec: Spec, shape: ShapeSpec | None, entry: EntrySpec, interpret
         detail=part.detail,
         stdlib=part.stdlib,
         p_fp8=part.p_fp8,
+        strict_bound=part.strict_bound,
     )
 
 

@@ -176,13 +176,14 @@ class Backend:
 # scores 1.0, a skipped KV tile or a wrong scale more than 0.1. aiter cannot run
 # here; its fp8 kernels round P to fp8 like SGLang's (3e-2 measured for SGLang
 # on the H200), hence 6e-2.
-# The gluon backend's pv_format fp8 rounds P to e4m3 too (3 mantissa bits):
-# 1.0e-2 to 2.35e-2 on the H200 (PERF.md, twenty-fifth session: 28 cases, the
-# largest with q past q_absmax at kv 1024), as an e4m3 rounding of P alone
-# costs on randn inputs. Its bound, 3e-2, admits that and still fails an
-# all-zero output (1.0), a wrong scale and one skipped 64-row tile: 0.19 at
-# kv 1024 (1 of 16), 0.037 at kv 8192 (1 of 128), where 6e-2 would let up to
-# 3 of 128 pass (tests/test_kernels_interpret.py).
+# The gluon backend rounds P to e4m3 too (3 mantissa bits): 1.0e-2 to
+# 2.35e-2 on the H200 (28 cases, the largest with q past q_absmax at kv 1024),
+# as an e4m3 rounding of P alone costs on randn inputs. Its bound, 3e-2, admits
+# that and still fails an all-zero output (1.0), a wrong scale and one skipped
+# 64-row tile: 0.19 at kv 1024 (1 of 16), 0.037 at kv 8192 (1 of 128), where
+# 6e-2 would let up to 3 of 128 pass (tests/test_kernels_interpret.py). A
+# runner that also rounds its partials to e4m3 takes its own bound
+# (gluon.STRICT_BOUND_PARTIALS_FP8).
 STRICT_BOUND_PV_FP8 = 3e-2
 
 _TRITON_FIELDS = (
