@@ -32,7 +32,6 @@ from generator.core.contract import (
 from generator.gpu.inputs import Case, uniform_case
 from generator.core import registry
 from generator.core.plan import Plan, Runner
-from generator.core.planner import build_plan
 from generator.core.spec import Spec, load_spec
 
 # Multiplier on the KV for the "hot" cases: scores of ~30 sigma overflow
@@ -245,7 +244,7 @@ def check_case(module, spec: Spec, plan: Plan, case: Case, seed: int, device, se
     import torch
 
     from generator.gpu.inputs import FP8_DTYPES, make_inputs
-    from generator.gpu.replay import graph_replay, repeat_calls
+    from generator.gpu.replay import GraphReplay, graph_replay, repeat_calls
 
     fp8 = FP8_DTYPES[spec.target.fp8_format]
     runner = runner_for(plan, case)
@@ -264,7 +263,9 @@ def check_case(module, spec: Spec, plan: Plan, case: Case, seed: int, device, se
         judged.append(_judge(eager, data, runner, fp8))
         if k == 0:
             reps = repeat_calls(call, data, returned, eager, repeats)
-            if graph:
+            if graph and device == "cpu":
+                replay = GraphReplay("skipped", "Triton's interpreter runs on the CPU")
+            elif graph:
                 replay = graph_replay(call, data, eager, exact=runner.deterministic, bound=bound,
                                       rel=_rel)
         del data, eager
@@ -421,8 +422,12 @@ def filter_tags(spec: Spec, kept: Spec, shapes, with_fallback: bool = True) -> s
     return set(shapes)
 
 
-# Seeds per case on a GPU, and under --interpret on a CPU, where each call of a
-# Triton kernel costs about 0.5-3 s (see check_defaults).
+# Seeds per case on a GPU, and under --interpret on a CPU, where every call of
+# every case costs about a second: `gen check --interpret --spec
+# specs/mi355x.yaml` (19 cases, two shared CPU cores) took 68 s with 1 seed and
+# 1 call, 149 s with 2 seeds and 3 calls (about 26 s per added call of every
+# case); 8 seeds would take about 5 minutes. The interpreter's numbers are not
+# the GPU's (float32 dots), so its seeds prove the machinery, not the margin.
 GPU_SEEDS = 8
 INTERPRET_SEEDS = 2
 # Calls per case on the first seed's inputs, compared bitwise.
@@ -430,9 +435,8 @@ DEFAULT_REPEATS = 3
 
 
 def check_defaults(interpret: bool, seeds: int | None, repeats: int | None) -> tuple[int, int]:
-    """(seeds, repeats) with the defaults filled in: 8 seeds on a GPU, 2 under the
-    interpreter (a cpu_coverage.yaml check takes about 3 minutes at 1 seed on
-    two CPU cores, and each seed adds about half of that), 3 repeats."""
+    """(seeds, repeats), the defaults filled in: GPU_SEEDS on a GPU,
+    INTERPRET_SEEDS under the interpreter; DEFAULT_REPEATS."""
     return (seeds if seeds is not None else (INTERPRET_SEEDS if interpret else GPU_SEEDS),
             repeats if repeats is not None else DEFAULT_REPEATS)
 
@@ -464,12 +468,12 @@ def run_checks(spec_path, shapes=(), interpret=False, seed=1, json_path=None, se
         shapes = tuple(r.tag for r in plan.runners if entry_of[r.name] in wanted) + (
             ("fallback",) if "fallback" in wanted else ())
     device = "cpu" if interpret else "cuda"
-    graphs = interpret is False and graphs_available() is None
+    no_graphs = "Triton's interpreter runs on the CPU" if interpret else graphs_available()
     cases = select_cases(spec, plan, shapes, small=interpret)
     if not cases:
         raise UserError(f"{spec_path}: no case to check (--shapes {', '.join(shapes)})")
     results = [check_case(module, spec, plan, case, seed + (seeds + 1) * i, device, seeds=seeds,
-                          repeats=repeats, graph=graphs)
+                          repeats=repeats, graph=True)
                for i, case in enumerate(cases)]
     skipped = [(tag, backend, why) for tag, backend, why in
                unrunnable(original, this_platform(), interpret) if wanted is None or tag in wanted]
@@ -480,9 +484,7 @@ def run_checks(spec_path, shapes=(), interpret=False, seed=1, json_path=None, se
         spec=str(spec_path),
         device="interpreter" if interpret else torch.cuda.get_device_name(),
         seeds=seeds, repeats=repeats, first_seed=seed,
-        graphs="captured and replayed" if graphs else
-        ("skipped: " + ("Triton's interpreter runs on the CPU" if interpret
-                        else graphs_available())),
+        graphs=f"skipped: {no_graphs}" if no_graphs else "captured and replayed",
         cases=tuple(results),
         entries=summarize(results, entry_of, order, skipped),
     )

@@ -112,13 +112,16 @@ def _console():
     return Console(width=None if sys.stdout.isatty() else 220, highlight=False)
 
 
+def _settings(verdict: Verdict) -> str:
+    seeds = f"{verdict.seeds} seed{'s' if verdict.seeds > 1 else ''} a case"
+    return f"{seeds}, {verdict.repeats} call{'s' if verdict.repeats > 1 else ''} on the first seed's inputs"
+
+
 def case_table(verdict: Verdict):
     from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=f"gen check: {verdict.spec} ({verdict.device}; {verdict.seeds} seed"
-                        f"{'s' if verdict.seeds > 1 else ''} a case, {verdict.repeats} calls "
-                        f"on the first)")
+    table = Table(title=f"gen check: {verdict.spec} ({verdict.device}; {_settings(verdict)})")
     for col in ("case", "runner", "backend", "Q", "KV", "rel err", "bound", "margin",
                 "vs LB ref", "LB fail", "|q|max/absmax", "distinct", "graph", "result"):
         table.add_column(col)
@@ -166,8 +169,7 @@ def summary_lines(verdict: Verdict, thin_margin: float) -> list[str]:
     counts = {s: len(verdict.with_status(s)) for s in (PASSED, FAILED, UNRUNNABLE)}
     lines = [f"{verdict.spec}: {len(verdict.entries)} entries: {counts[PASSED]} passed, "
              f"{counts[FAILED]} failed, {counts[UNRUNNABLE]} not runnable here "
-             f"({verdict.seeds} seeds a case, {verdict.repeats} calls on the first; "
-             f"CUDA graphs {verdict.graphs})"]
+             f"({_settings(verdict)}; CUDA graphs {verdict.graphs})"]
     for e in verdict.entries:
         if e.thin_margin:
             lines.append(f"thin margin: {e.entry}: worst strict error {e.worst_rel_err:.2e} is "
