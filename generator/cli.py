@@ -48,6 +48,49 @@ def _per_spec(option: str, path: str | None, specs: list[Path]) -> list[Path | N
     return out
 
 
+def _check_writable(option: str, path: Path | None) -> None:
+    """Make sure an output file can be written before any measuring (the results
+    would be lost at the end): its folder is made if missing, and must be a
+    writable folder."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise UserError(f"{option} {path}: is a folder")
+    folder = path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"{option} {path}: cannot make folder {folder}: "
+                        f"{exc.strerror or type(exc).__name__}") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UserError(f"{option} {path}: folder {folder} is not writable")
+
+
+# Optional modules -> the extra of pyproject.toml that installs them, per command
+# (torch and triton: the test extra runs check, bench, tune and timeline; the
+# resources extra pins the Triton the specs compile with).
+_EXTRA_OF = {"matplotlib": "plot", "flashinfer": "flashinfer", "tvm_ffi": "flashinfer"}
+_COMMAND_EXTRA = {"resources": "resources"}
+_NEEDS_TORCH = ("torch", "triton", "numpy")
+
+
+def missing_extra(exc: ModuleNotFoundError, command: str | None) -> str | None:
+    """The user-facing message for a module an optional extra provides, or None
+    (then it is a fault of gen, not of the installation)."""
+    top = (exc.name or "").split(".")[0]
+    if top in _NEEDS_TORCH:
+        extra = _COMMAND_EXTRA.get(command or "", "test")
+    elif top in _EXTRA_OF:
+        extra = _EXTRA_OF[top]
+    else:
+        return None
+    what = f"gen {command}" if command else "this command"
+    hint = (" (or a torch and triton built for your GPU)" if extra == "test" else "")
+    return (f"{what} needs the Python module {top!r}, which is not installed: install the "
+            f"'{extra}' extra, e.g. pip install 'mla-gen[{extra}]' (from a checkout: "
+            f"pip install -e '.[{extra}]'){hint}")
+
+
 class _Group(click.Group):
     def invoke(self, ctx):
         try:
@@ -63,6 +106,13 @@ class _Group(click.Group):
         except (KeyboardInterrupt, click.exceptions.Exit, click.ClickException, SystemExit):
             raise
         except Exception as exc:
+            missing = (missing_extra(exc, ctx.invoked_subcommand)
+                       if isinstance(exc, ModuleNotFoundError) else None)
+            if missing:
+                # An optional extra not installed: the user's to fix, exit 2.
+                err_console.print(f"[red]error:[/red] {escape(missing)}", markup=True,
+                                  soft_wrap=True)
+                sys.exit(UserError.exit_code)
             # Not the user's doing: say so in one line, exit 1; GEN_DEBUG=1 shows where.
             if os.environ.get("GEN_DEBUG"):
                 raise
@@ -148,25 +198,47 @@ def build(spec, build_dir, check_only, show_diff):
               help="Run on the CPU through Triton's interpreter, on small shapes of the same "
                    "structure (sets TRITON_INTERPRET=1).")
 @click.option("--seed", default=1, show_default=True, help="First seed; each check draws fresh inputs.")
+@click.option("--seeds", type=click.IntRange(min=1), default=None,
+              help="Fresh inputs per case; the table shows the worst. Default: 8 on a GPU, "
+                   "2 with --interpret (each interpreted call costs seconds).")
+@click.option("--repeats", type=click.IntRange(min=1), default=None,
+              help="Calls per case on the first seed's inputs, compared bit for bit (default 3). "
+                   "A difference fails the case unless its entry says `deterministic: false`.")
+@click.option("--allow-unrunnable", is_flag=True,
+              help="Exit 0 even when some selected entries cannot run on this machine (aiter "
+                   "off ROCm, gluon under --interpret); they are still listed.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False),
               help="Also write results as JSON (several specs: one file per spec, "
                    "F.<spec stem>.json).")
-def check(spec, shapes, interpret, seed, json_path):
+def check(spec, shapes, interpret, seed, seeds, repeats, allow_unrunnable, json_path):
     """Prove a generated submission correct on this GPU.
 
     For every spec shape, the contract's test shapes and generic inputs through
     the fallback (unequal and empty segments, q_seq_len 4, 32 heads, an unlisted
-    batch size, large scores): fresh inputs, poisoned output, the leaderboard
-    rule, a strict relative-L2 bound against float32 math on the same operands,
-    no NaN/inf. Exit code 1 if anything fails.
+    batch size, large scores), each over several seeds: poisoned output, the
+    leaderboard rule, a strict relative-L2 bound against float32 math on the
+    same operands (the worst seed's error over the bound is the margin; above
+    85% it is flagged "thin"), no NaN/inf; on the first seed's inputs, the same
+    bits from every call and, on a GPU, from a CUDA graph's capture and replay.
+    Ends with a summary per entry: passed, failed, or not runnable here.
+
+    \b
+    Exit code: 0 every selected entry passed; 1 a case failed; 3 nothing
+    failed but some entries could not be checked here (0 with
+    --allow-unrunnable).
     """
     from generator.gpu.check import run_checks
+    from generator.gpu.check_report import EXIT_FAILED
 
-    ok = True
     paths = _specs(spec)
-    for path, json_out in zip(paths, _per_spec("--json", json_path, paths)):
-        ok &= run_checks(path, shapes=shapes, interpret=interpret, seed=seed, json_path=json_out)
-    sys.exit(0 if ok else 1)
+    json_outs = _per_spec("--json", json_path, paths)
+    for out in json_outs:
+        _check_writable("--json", out)
+    codes = [run_checks(path, shapes=shapes, interpret=interpret, seed=seed, json_path=json_out,
+                        seeds=seeds, repeats=repeats).exit_code(allow_unrunnable)
+             for path, json_out in zip(paths, json_outs)]
+    # A failure anywhere outranks an entry left unchecked.
+    sys.exit(EXIT_FAILED if EXIT_FAILED in codes else max(codes))
 
 
 @main.command()
@@ -206,8 +278,11 @@ def bench(spec, shapes, mode, baseline, l2_clear_mib, max_seconds, json_path, co
     from generator.gpu.bench import run_bench
 
     paths = _specs(spec)
-    for path, json_out, plot_out in zip(paths, _per_spec("--json", json_path, paths),
-                                        _per_spec("--plot", plot_path, paths)):
+    json_outs, plot_outs = _per_spec("--json", json_path, paths), _per_spec("--plot", plot_path, paths)
+    for option, outs in (("--json", json_outs), ("--plot", plot_outs)):
+        for out in outs:
+            _check_writable(option, out)
+    for path, json_out, plot_out in zip(paths, json_outs, plot_outs):
         result = run_bench(path, shapes=shapes, mode=mode, baselines=baseline,
                            l2_clear_mib=l2_clear_mib, max_seconds=max_seconds,
                            json_path=json_out, compare_path=compare_path)

@@ -79,3 +79,36 @@ def test_flashinfer_reports_why_it_cannot_run_without_the_extra():
         import flashinfer  # noqa: F401
     except ImportError:
         assert why and "flashinfer" in why.lower()
+
+
+def test_host_time_per_call_issues_calls_back_to_back_and_syncs_only_between_samples():
+    """gen bench's host figure: calls issued without waiting for the device (a
+    sync would add the GPU's time), the device waited for only outside the
+    timed spans, the mean per call over the samples."""
+    import time
+
+    from generator.gpu.bench import host_us_per_call
+
+    log = []
+
+    def call():
+        log.append("c")
+        time.sleep(0.0002)
+
+    timing = host_us_per_call(call, lambda: log.append("s"), calls=5, samples=4, warmup=2)
+    assert "".join(log) == "cc" + "s" + ("ccccc" + "s") * 4
+    assert timing.runs == 4 and 200 <= timing.min_us <= timing.mean_us < 5000
+
+
+def test_report_shows_host_time_per_call(capsys):
+    host = {"mean_us": 41.5, "median_us": 41.0, "min_us": 40.0, "runs": 20, "sem_us": 0.2,
+            "drift": 0.0}
+    row = {**_row("b4_kv1024", 10.0, {}), "host": host}
+    old = _row("b32_kv1024", 20.0, {})  # a JSON from before the host figure
+    result = {"spec": "s.yaml", "device": "GPU", "mode": "benchmark", "rows": [row, old],
+              "geomean_us": 14.1, "geomean_idle_us": 20.0, "geomean_host_us": 41.5,
+              "geomean_floor_us": 7.0, "geomean_baselines_us": {}, "baselines_not_run": {},
+              "hbm_copy_gbps": 4296.0, "empty_launch_us": 3.1, "commit": "abc", "not_run": []}
+    print_report(result)
+    out = capsys.readouterr().out
+    assert "host us" in out and "41.50" in out and "host 41.50 us a call" in out

@@ -151,9 +151,13 @@ def _record_gpu_runs(monkeypatch):
         calls.append(("bench", Path(path).as_posix(), kw["json_path"]))
         return {"rows": []}
 
+    class Passed:
+        def exit_code(self, allow_unrunnable=False):
+            return 0
+
     def fake_checks(path, **kw):
         calls.append(("check", Path(path).as_posix(), kw["json_path"]))
-        return True
+        return Passed()
 
     monkeypatch.setattr(bench_mod, "run_bench", fake_bench)
     monkeypatch.setattr(check_mod, "run_checks", fake_checks)
@@ -188,3 +192,44 @@ def test_several_specs_with_one_file_name_refuse_a_shared_json(project, monkeypa
     assert calls == []  # refused before anything ran
 
 
+# ---------------------------------------------------------------------------
+# A missing optional extra is the user's to install, not a fault of gen
+# ---------------------------------------------------------------------------
+
+BLOCKED = """import sys
+for name in {blocked!r}:
+    sys.modules[name] = None  # import raises ModuleNotFoundError, as when not installed
+from generator.cli import main
+sys.argv = ["gen"] + {args!r}
+main()
+"""
+
+
+@pytest.mark.parametrize("args, blocked, extra", [
+    (["check", "--interpret", "--spec", "specs/h200.yaml"], ["torch", "triton"], "test"),
+    (["bench", "--spec", "specs/h200.yaml"], ["torch"], "test"),
+    (["tune", "--interpret", "--spec", "specs/h200.yaml", "--dry-run"], ["torch"], "test"),
+])
+def test_a_command_without_its_extra_says_what_to_install(project, args, blocked, extra):
+    proc = subprocess.run([sys.executable, "-c", BLOCKED.format(blocked=blocked, args=args)],
+                          capture_output=True, text=True, cwd=project,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    err = " ".join(proc.stderr.split())
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
+    assert (f"error: gen {args[0]} needs the Python module 'torch', which is not installed: "
+            f"install the '{extra}' extra, e.g. pip install 'mla-gen[{extra}]'") in err
+
+
+def test_the_extra_for_each_optional_module():
+    from generator.cli import missing_extra
+
+    def message(name, command):
+        return missing_extra(ModuleNotFoundError(f"No module named '{name}'", name=name), command)
+
+    assert "pip install 'mla-gen[resources]'" in message("triton", "resources")
+    assert "pip install 'mla-gen[test]'" in message("torch.cuda", "check")
+    assert "pip install 'mla-gen[plot]'" in message("matplotlib.pyplot", "bench")
+    assert "pip install 'mla-gen[flashinfer]'" in message("flashinfer", "bench")
+    assert message("generator.nonexistent", "check") is None  # a fault of gen: internal error
+    assert message("yaml_typo", "build") is None

@@ -72,6 +72,8 @@ class Sizes:
     total_q: int | Dyn
     num_heads: int | Dyn
     kv_len: int | Dyn
+    # The KV rows the key implies (batch x kv_len).
+    kv_rows: int | Dyn
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,14 @@ class Runner:
     p_fp8: bool = False
     # Its own strict bound (BackendPlan.strict_bound), or None.
     strict_bound: float | None = None
+    # The fewest KV rows the input check requires: batch x kv_len for a runner
+    # that reads every segment as kv_len rows without the indptrs (a backend
+    # with uniform_kv_only); 0 where the kernels read the indptrs and keep
+    # every segment inside the KV tensor.
+    min_kv_rows: int = 0
+    # The spec entry's `deterministic`: False lets gen check accept outputs
+    # that differ between calls on the same inputs (reported, not failed).
+    deterministic: bool = True
 
 
 @dataclass(frozen=True)

@@ -90,8 +90,9 @@ def _summary(backend: registry.Backend, cfg: dict[str, Any]) -> str:
 
 def _sizes(shape: ShapeSpec | None) -> Sizes:
     if shape is None:
-        return Sizes(Dyn("batch"), Dyn("total_q"), Dyn("num_heads"), Dyn("kv_len"))
-    return Sizes(shape.batch, shape.batch * shape.q_seq_len, shape.num_heads, shape.kv_len)
+        return Sizes(Dyn("batch"), Dyn("total_q"), Dyn("num_heads"), Dyn("kv_len"), Dyn("kv_rows"))
+    return Sizes(shape.batch, shape.batch * shape.q_seq_len, shape.num_heads, shape.kv_len,
+                 shape.batch * shape.kv_len)
 
 
 def plan_runner(spec: Spec, shape: ShapeSpec | None, entry: EntrySpec, interpret: bool) -> Runner:
@@ -133,6 +134,8 @@ def plan_runner(spec: Spec, shape: ShapeSpec | None, entry: EntrySpec, interpret
         stdlib=part.stdlib,
         p_fp8=part.p_fp8,
         strict_bound=part.strict_bound,
+        min_kv_rows=sizes.kv_rows if shape is not None and backend.uniform_kv_only else 0,
+        deterministic=entry.deterministic,
     )
 
 

@@ -98,10 +98,17 @@ class EntrySpec(_Strict):
     waves_per_eu: int | None = None
     matrix_instr_nonkdim: int | None = None
     kpack: int | None = None
+    # Same inputs, same output bits, on every call (every backend): `gen check`
+    # calls each runner repeatedly on one input and fails any difference. An
+    # entry may trade that away only with `deterministic: false`, its comment
+    # stating the speed measured against the deterministic alternative; gen
+    # check then reports the difference without failing. Not a tuning field.
+    deterministic: bool = True
 
     def tuning(self) -> dict[str, Any]:
-        """The tuning fields the user set (backend excluded)."""
-        return {k: v for k, v in self.model_dump().items() if v is not None and k != "backend"}
+        """The tuning fields the user set (backend and deterministic excluded)."""
+        return {k: v for k, v in self.model_dump().items()
+                if v is not None and k not in ("backend", "deterministic")}
 
 
 class ShapeSpec(EntrySpec):

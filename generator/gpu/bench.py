@@ -8,6 +8,10 @@ hidden ("queued", the leaderboard's figure); an "idle" figure synchronises
 after the clear too, exposing the host cost (docs/contract.md). Runs stop after at
 least 3 and at most 1000 (benchmark) or 100 (leaderboard) calls, once the
 standard error of the mean is under 0.1% of it, or when the time budget ends.
+
+A third figure, "host", is what a call costs the CPU: calls issued back to
+back without waiting for the GPU (host_us_per_call), the cost a serving
+engine that does not capture the runner in a CUDA graph pays on every call.
 """
 
 from __future__ import annotations
@@ -41,6 +45,14 @@ TARGET_REL_SEM = 0.001
 # 1 GiB clear, so the small shapes' means read 25-90% above their medians; with
 # 8 GiB (~2.5 ms) means and medians agree within 1% (H200, PERF.md).
 DEFAULT_L2_CLEAR_MIB = {"benchmark": 8192, "leaderboard": 32768}
+# Host time per call: HOST_CALLS calls a sample, issued back to back with no
+# sync between them, then a sync; HOST_SAMPLES samples after HOST_WARMUP calls.
+# 64 calls of a few launches each stay well under the launches a GPU queues
+# before the host must wait for it (about a thousand), so that the figure is
+# the host's work, not the GPU's.
+HOST_CALLS = 64
+HOST_SAMPLES = 20
+HOST_WARMUP = 10
 
 
 def l2_clear_mib_for(mode: str, requested: int | None) -> int:
@@ -82,6 +94,8 @@ class Row:
     baselines_us: dict[str, float]
     baselines_rel_err: dict[str, float]
     lb_fail_fraction: float
+    # Host microseconds per call, calls back to back (None: not measured).
+    host: Timing | None = None
 
 
 # ---------------------------------------------------------------------------
@@ -129,6 +143,10 @@ class Clock:
                 break
         return summarize(samples)
 
+    def host(self, fn) -> Timing:
+        """Host us per call of fn, calls back to back (host_us_per_call)."""
+        return host_us_per_call(fn, self.torch.cuda.synchronize)
+
 
 def _enough(samples: list[float], deadline: float) -> bool:
     """The leaderboard's stop rule: at least MIN_RUNS, then stop once the mean's
@@ -137,6 +155,24 @@ def _enough(samples: list[float], deadline: float) -> bool:
         return False
     sem = statistics.stdev(samples) / math.sqrt(len(samples))
     return sem < TARGET_REL_SEM * statistics.fmean(samples) or time.perf_counter() > deadline
+
+
+def host_us_per_call(fn, sync, calls: int = HOST_CALLS, samples: int = HOST_SAMPLES,
+                     warmup: int = HOST_WARMUP) -> Timing:
+    """What one call of fn costs the host, in us: `samples` times, `calls` calls
+    issued back to back without waiting for the device, then sync() (which
+    waits for it, outside the timed span); the Timing of the per-call means."""
+    for _ in range(warmup):
+        fn()
+    sync()
+    out: list[float] = []
+    for _ in range(samples):
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        out.append((time.perf_counter() - start) * 1e6 / calls)
+        sync()
+    return summarize(out)
 
 
 class HostClock:
@@ -283,6 +319,7 @@ def bench_rows(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mi
         else:
             queued = clock.time(lambda d=data: module.custom_kernel(d), idle=False)
             idle = clock.time(lambda d=data: module.custom_kernel(d), idle=True)
+        host = clock.host(lambda d=data: module.custom_kernel(d))
         base, base_err = {}, {}
 
         def rel_err(result):
@@ -301,7 +338,7 @@ def bench_rows(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mi
         gbps = kv_bytes / (queued.mean_us * 1e3)
         rows.append(Row(case.name, runner.name, runner.backend, runner.kv_format, kv_bytes,
                         queued, idle, gbps, 100.0 * gbps / hbm, floor, queued.mean_us / floor,
-                        base, base_err, max(fails)))
+                        base, base_err, max(fails), host))
         del data, out, lb
         torch.cuda.empty_cache()
         if progress:
@@ -325,6 +362,7 @@ def bench_rows(spec_path, shapes=(), mode="benchmark", baselines=(), l2_clear_mi
         "rows": [dataclasses.asdict(r) for r in rows],
         "geomean_us": geomean([r.queued.mean_us for r in rows]),
         "geomean_idle_us": geomean([r.idle.mean_us for r in rows]),
+        "geomean_host_us": geomean([r.host.mean_us for r in rows if r.host]),
         "geomean_floor_us": geomean([r.floor_us for r in rows]),
         "geomean_baselines_us": {name: geomean([r.baselines_us.get(name) for r in rows])
                                  for name in baselines if any(name in r.baselines_us for r in rows)},
@@ -338,8 +376,8 @@ def print_report(result: dict) -> None:
 
     table = Table(title=f"gen bench: {result['spec']} on {result['device']} ({result['mode']} mode)")
     names = list(result["geomean_baselines_us"])
-    cols = ["shape", "backend", "KV", "mean us", "median", "min", "runs", "idle us", "GB/s",
-            "% HBM", "floor us", "x floor"]
+    cols = ["shape", "backend", "KV", "mean us", "median", "min", "runs", "idle us", "host us",
+            "GB/s", "% HBM", "floor us", "x floor"]
     for name in names:
         cols += [f"{name} us", f"x {name}"]
     for col in cols + ["LB fail"]:
@@ -348,16 +386,19 @@ def print_report(result: dict) -> None:
         q = r["queued"]
         table.add_row(
             r["shape"], r["backend"], r["kv_format"], f"{q['mean_us']:.2f}", f"{q['median_us']:.2f}",
-            f"{q['min_us']:.2f}", str(q["runs"]), f"{r['idle']['mean_us']:.2f}", f"{r['gbps']:.0f}",
+            f"{q['min_us']:.2f}", str(q["runs"]), f"{r['idle']['mean_us']:.2f}",
+            f"{r['host']['mean_us']:.2f}" if r.get("host") else "-", f"{r['gbps']:.0f}",
             f"{r['pct_hbm']:.1f}", f"{r['floor_us']:.2f}", f"{r['over_floor']:.2f}",
             *[cell for name in names for cell in _baseline_cells(r, name)],
             f"{r['lb_fail_fraction']:.2%}",
         )
     console = Console(width=None if sys.stdout.isatty() else 200)
     console.print(table)
+    host = result.get("geomean_host_us")
     console.print(
-        f"geomean {result['geomean_us']:.2f} us (idle {result['geomean_idle_us']:.2f} us, floor "
-        f"{result['geomean_floor_us']:.2f} us)"
+        f"geomean {result['geomean_us']:.2f} us (idle {result['geomean_idle_us']:.2f} us, "
+        + (f"host {host:.2f} us a call, " if host else "")
+        + f"floor {result['geomean_floor_us']:.2f} us)"
         + "".join(f", {name} {value:.2f} us" for name, value in result["geomean_baselines_us"].items())
         + f"; HBM copy {result['hbm_copy_gbps']:.0f} GB/s, empty launch {result['empty_launch_us']:.2f} us;"
         f" commit {result['commit']}"

@@ -22,8 +22,9 @@ from generator.core.spec import EntrySpec, yaml_roundtrip
 from generator.errors import UserError
 from generator.tune.paths import probe_folder
 
-# Keys of an entry that say what it is, not how it runs: never touched.
-_KEEP = ("batch", "kv_len", "q_seq_len", "num_heads", "tune")
+# Keys of an entry that say what it is, not how it runs: never touched
+# (`deterministic` is a declaration about the entry, kept across a retune).
+_KEEP = ("batch", "kv_len", "q_seq_len", "num_heads", "tune", "deterministic")
 # The keys an edit may set or remove: backend and every tuning field.
 _TUNING = tuple(name for name in EntrySpec.model_fields if name not in _KEEP)
 

@@ -19,6 +19,12 @@ TL_FP8 = {"e4m3fn": "float8e4nv", "e4m3fnuz": "float8e4b8"}
 _TL_MMA = {"bf16": "bfloat16", "fp16": "float16"}
 # The most query rows (BLOCK_Q x BLOCK_H) one program holds.
 MAX_QUERY_ROWS = 128
+# The fallback's buffers are cached per (device, total_q, num_heads): a process
+# that meets many sizes (a serving engine's varying batches; 64 sizes held 553
+# MB) keeps only the most recent ones. 8 holds every size gen check's generic
+# cases and the task's test shapes present at once (6), so that a check or a
+# benchmark run never reallocates, and bounds the memory to 8 sizes' partials.
+FALLBACK_BUFFER_CACHE = 8
 
 
 @dataclass(frozen=True)
@@ -34,6 +40,9 @@ class TritonPlan:
     fp8: Dtype
     # The attention kernel reads the MXFP4 KV (and takes the scale tensor's strides).
     mxfp4: bool = False
+    # How many sizes' buffers the runner keeps (an LRU cache per device and
+    # sizes); None: unbounded, for a keyed runner, whose sizes are fixed.
+    buffer_cache: int | None = None
 
     @property
     def buffer_args(self) -> tuple[Dyn, ...]:
@@ -166,6 +175,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any], split: bool) -> BackendPla
     return BackendPlan(
         launches=tuple(launches),
         detail=TritonPlan(splits=splits, merge=merge, block_q=block_q, buffers=buffers,
-                          fp8=Dtype(TL_FP8[runner.fp8_format]), mxfp4=mxfp4),
+                          fp8=Dtype(TL_FP8[runner.fp8_format]), mxfp4=mxfp4,
+                          buffer_cache=FALLBACK_BUFFER_CACHE if runner.key is None else None),
         q_scale=q_scale,
     )
