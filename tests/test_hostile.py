@@ -91,7 +91,6 @@ REFUSED = {
     "shapes[0].q_mode": dict(shape={"q_mode": HOSTILE}),
     "shapes[0].kv_format": dict(shape={"kv_format": HOSTILE}),
     "shapes[0].mma_dtype": dict(shape={"mma_dtype": HOSTILE}),
-    "shapes[0].mma_m": dict(shape={"mma_m": HOSTILE}),
     "fallback.merge": dict(fallback={"merge": HOSTILE}),
     "fallback.backend": dict(fallback={"backend": HOSTILE}),
 }

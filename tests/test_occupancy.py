@@ -91,7 +91,6 @@ TRITON36_SHARED = [
     (dict(block_n=64, num_stages=4, num_warps=8), 229376, 208896),
     (dict(block_n=128, num_stages=2), 161792, 139264),
     (dict(block_n=256, num_stages=8, kv_format="bf16"), 3926016, 3899392),
-    (dict(block_n=32, num_stages=3, mma_m="kv"), 89088, 70656),
     (dict(block_n=64, num_stages=2, kv_format="bf16"), 159744, 139264),
     (dict(block_n=32, num_stages=1), 34816, 16384),
     (dict(block_n=256, num_stages=8), 1976320, 1949696),

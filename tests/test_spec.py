@@ -47,7 +47,7 @@ def test_all_problems_are_reported_together():
         parse_spec(text, "x.yaml")
     paths = [i.path for i in info.value.issues]
     assert len(paths) == 8
-    assert "shapes[0].splits" in paths and "fallback.mma_m" in paths
+    assert "shapes[0].splits" in paths and "fallback.mma_dtype" in paths
 
 
 def test_problems_of_every_kind_are_reported_in_one_run():

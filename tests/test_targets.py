@@ -40,7 +40,7 @@ def _committed(target):
 def test_one_platforms_defaults_leave_the_other_target_byte_identical(
         monkeypatch, in_root, platform, changed, unchanged):
     # (fields every entry of both specs accepts with any of its other choices)
-    _with_defaults(monkeypatch, platform, q_absmax=5.0, v_reload=False, mma_m="kv")
+    _with_defaults(monkeypatch, platform, q_absmax=5.0, v_reload=False)
     built = _built(in_root)
     assert built[changed] != _committed(changed)  # the change took effect...
     assert built[unchanged] == _committed(unchanged)  # ...and only there

@@ -21,9 +21,6 @@ from generator.core.contract import FP8_FORMATS  # noqa: F401  (re-exported for 
 
 Q_MODES = ("bf16", "fp8_static", "fp8_dynamic")
 MMA_DTYPES = ("bf16", "fp16")
-# Which side of the attention is the MMAs' M dimension: the query rows
-# (heads x tokens) or the KV rows (scores and output computed transposed).
-MMA_M = ("heads", "kv")
 # How split-K partials are merged: by a second kernel; inside the attention
 # kernel by the last split of each row to finish (one launch instead of two;
 # Triton backends); or inside the attention kernel by every split, each
@@ -194,7 +191,6 @@ _TRITON_FIELDS = (
     "num_warps",
     "num_stages",
     "mma_dtype",
-    "mma_m",
     "v_reload",
     "q_absmax",
     "qk_scaled",
@@ -205,7 +201,6 @@ _TRITON_COMMON = {
     "q_mode": "bf16",
     "kv_format": "fp8",
     "num_warps": 4,
-    "mma_m": "heads",
     "v_reload": True,
     # q is standard normal in the task's inputs: |q| > 6 has probability 2e-9
     # per element, so a fixed scale of 6 / fp8_max loses almost nothing.
@@ -236,7 +231,6 @@ _TRITON_SPACE = {
     "num_stages": (2, 3, 4),
     "q_mode": ("bf16", "fp8_static"),
     "mma_dtype": ("bf16", "fp16"),
-    "mma_m": ("heads", "kv"),
     "v_reload": (True, False),
 }
 # The HIP launch options worth trying on a rocm target (compiled for gfx950

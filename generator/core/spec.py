@@ -77,7 +77,6 @@ class EntrySpec(_Strict):
     num_stages: int | None = None
     reduce_block_dv: int | None = None
     mma_dtype: str | None = None
-    mma_m: str | None = None
     v_reload: bool | None = None
     merge: str | None = None
     persistent: bool | None = None

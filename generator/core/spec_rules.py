@@ -20,7 +20,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from generator.core import registry, safety
 from generator.core.occupancy import ARCHS, CDNA_MAX_WAVES_PER_SIMD, DEFAULT_ARCH, MAX_SHARED_PER_BLOCK
-from generator.core.registry import (ENV_NAMES, MERGES, MMA_DTYPES, MMA_M, PLATFORM_FIELDS,
+from generator.core.registry import (ENV_NAMES, MERGES, MMA_DTYPES, PLATFORM_FIELDS,
                                      TARGET_TRITON_OPTIONS)
 from generator.errors import did_you_mean, one_of
 
@@ -64,7 +64,6 @@ RANGES = {
         "a power of two from 16 to 512",
     ),
     "mma_dtype": (lambda v: v in MMA_DTYPES, f"one of {one_of(MMA_DTYPES)}"),
-    "mma_m": (lambda v: v in MMA_M, f"one of {one_of(MMA_M)}"),
     "merge": (lambda v: v in MERGES, f"one of {one_of(MERGES)}"),
     # The static fp8 scale is q_absmax / fp8_max. q is the absorbed query, of
     # unit scale in the task (randn): below 1/16 such a q is almost all

@@ -114,7 +114,6 @@ class GluonPlan:
     body_args: tuple[str, ...]
     mx_args: tuple[str, ...]
     launch_args: tuple[str, ...]
-    doc: str
 
 
 def smem_bytes(cfg: Mapping[str, Any]) -> int:
@@ -204,8 +203,6 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
         options=(("num_warps", 4),) + ((("launch_cooperative_grid", True),) if merge else ()),
     )
     split_params = _SPLIT_PARAMS if merge else ()
-    doc = ("Each KV split's partial output, merged by the splits themselves once all have arrived."
-           if merge else "Attention over the whole KV segment, straight to the output.")
     return BackendPlan(
         launches=(attend,),
         detail=GluonPlan(
@@ -215,8 +212,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             params=_PARAMS + split_params + (_MX_PARAMS if mxfp4 else ()) + ("q_inv", "q_qk"),
             body_args=_PARAMS + (split_params or ("OUT",) * len(_SPLIT_PARAMS)),
             mx_args=_MX_PARAMS,
-            launch_args=_ARGS + (_SPLIT_ARGS if merge else ()) + (_MX_ARGS if mxfp4 else ()),
-            doc=doc),
+            launch_args=_ARGS + (_SPLIT_ARGS if merge else ()) + (_MX_ARGS if mxfp4 else ())),
         q_scale=q_scale,
         # l2_policy: the generated file's PTX hook matches TMA loads with re.
         stdlib=("re",) if l2_policy else (),

@@ -54,8 +54,6 @@ def field_rules(cfg: Mapping[str, Any], fp8_format: str) -> list[tuple[str, str]
     """What the Triton kernels cannot combine: (field, message) per problem."""
     problems = []
     mxfp4 = cfg.get("kv_format") == "mxfp4"
-    if mxfp4 and cfg.get("mma_m") == "kv":
-        problems.append(("mma_m", "'kv' is not implemented for kv_format 'mxfp4' (allowed: 'heads')"))
     if cfg.get("qk_scaled") and not mxfp4:
         problems.append(("qk_scaled", "needs kv_format 'mxfp4' (tl.dot_scaled reads the packed "
                                       "e2m1 KV and its e8m0 scales)"))
@@ -136,7 +134,6 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any], split: bool) -> BackendPla
             Const("Q_SCALE", q_scale if q_fp8 else 1.0),
             Const("QK_DTYPE", qk),
             Const("PV_DTYPE", mma),
-            Const("KV_MAJOR", cfg["mma_m"] == "kv"),
             Const("V_RELOAD", cfg["v_reload"]),
             Const("MERGE", merge),
         )
