@@ -134,39 +134,6 @@ def test_unwritten_output_elements_fail():
     assert not result.ok and not result.finite
 
 
-@pytest.mark.parametrize("splits, stored_as", [(3, None), (4, None), (4, torch.float16), (4, torch.float8_e4m3fn)])
-def test_gluon_merge_weights_each_split_by_its_log_sum_exp(splits, stored_as):
-    """The gluon backend's merge (plain Triton, so the interpreter runs it; the
-    attention kernel it follows only runs on the GPU): every split's partial
-    weighted by 2^lse, an empty split (lse -inf) ignored, a row whose every
-    split was empty zero, a split count that is not a power of two; fp16 and
-    fp8 partials (partials: fp16, fp8) hold the output over the KV scale,
-    which the merge applies (fp8: e4m3's rounding, 2^-4 of each partial at
-    most, bounds the error)."""
-    module = import_submission((ROOT / "build/h200/submission.py").read_text())
-    gen = torch.Generator().manual_seed(5)
-    rows, heads, dims, block_dv = 3, 16, 512, 128
-    kv_scale = 0.037
-    part_o = torch.randn(splits, rows, heads, dims, generator=gen)
-    part_lse = torch.randn(splits, rows, heads, generator=gen) * 4
-    part_lse[1, 0] = float("-inf")
-    part_o[1, 0] = 0.0
-    part_lse[:, 2] = float("-inf")
-    part_o[:, 2] = 0.0
-    part_kv_units = stored_as is not None
-    stored = (part_o / kv_scale).to(stored_as) if part_kv_units else part_o
-    out = torch.full((rows, heads, dims), float("nan"), dtype=torch.bfloat16)
-    module._mla_gluon_merge[(rows, dims // block_dv)](
-        stored, part_lse, out, torch.tensor([kv_scale]), *stored.stride()[:3], *part_lse.stride()[:2],
-        *out.stride()[:2], NUM_HEADS=heads, NUM_SPLITS=splits, BLOCK_DV=block_dv, PDL=False, PART_KV_UNITS=part_kv_units)
-    shift = part_lse.amax(0).nan_to_num(neginf=0.0)
-    weights = torch.exp2(part_lse - shift)
-    expected = (weights[..., None] * part_o).sum(0) / weights.sum(0).clamp_min(1e-30)[..., None]
-    tol = 2 ** -4 * part_o.abs().max().item() if stored_as == torch.float8_e4m3fn else 1e-2
-    torch.testing.assert_close(out.float(), expected, atol=tol, rtol=1e-2)
-    assert out[2].float().abs().max() == 0
-
-
 def test_the_bound_for_p_rounded_to_fp8_admits_the_rounding_and_still_fails_the_faults():
     """Runners that round P to e4m3 (every gluon runner) are held to
     registry.STRICT_BOUND_PV_FP8 instead of 1e-2: it must admit what

@@ -104,7 +104,7 @@ def test_unmarked_ptx_is_left_alone(module):
 def test_a_marked_kernel_without_tma_loads_is_an_error(module):
     # e.g. a Triton that writes its TMA loads in another form
     ptx = ".entry k(\n" + MARK.format("evict_first") + "\tcp.async.bulk.tensor.3d.shared::cta.global [x];\n"
-    with pytest.raises(RuntimeError, match="l2_policy evict_first: the kernel's PTX has no TMA load"):
+    with pytest.raises(RuntimeError, match="l2_policy evict_first: no TMA load in the kernel's PTX"):
         module._gl_l2_hinted(ptx)
 
 
