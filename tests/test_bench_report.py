@@ -112,3 +112,25 @@ def test_report_shows_host_time_per_call(capsys):
     print_report(result)
     out = capsys.readouterr().out
     assert "host us" in out and "41.50" in out and "host 41.50 us a call" in out
+
+
+def test_bench_times_the_build_on_every_shape_before_any_baseline():
+    """A baseline changes the process it runs in (FlashInfer's import and run
+    doubled the build's host cost per call after it), so gen bench times the
+    build on all shapes first and still reports each shape's figures together."""
+    from generator.gpu.bench import build_first
+
+    log = []
+
+    def time_build(i, case):
+        log.append(f"build {case}")
+        return f"ours {case}"
+
+    def time_baselines(i, case):
+        log.append(f"baselines {case}")
+        return f"theirs {case}"
+
+    rows = list(build_first(["a", "b", "c"], time_build, time_baselines))
+    assert log == ["build a", "build b", "build c", "baselines a", "baselines b", "baselines c"]
+    assert rows == [((0, "a"), "ours a", "theirs a"), ((1, "b"), "ours b", "theirs b"),
+                    ((2, "c"), "ours c", "theirs c")]

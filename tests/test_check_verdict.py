@@ -361,3 +361,18 @@ def test_strict_bound_is_unchanged_by_the_declaration():
 
 def test_the_default_spec_without_the_field_loads_as_deterministic():
     assert all(s.deterministic for s in load_spec(ROOT / "specs/h200.yaml").shapes)
+
+
+def test_summary_shows_a_bound_as_written_not_rounded_to_one_digit():
+    """A 3.5e-2 bound once printed as "4e-02", which made an 81% margin read as 71%."""
+    from rich.console import Console
+
+    from generator.gpu.check_report import EntrySummary, summary_lines, summary_table
+
+    entry = EntrySummary("b4_kv1024", PASSED, "gluon", cases=1, worst_rel_err=3.2e-2,
+                         bound=3.5e-2, margin=3.2 / 3.5, thin_margin=True, graph="pass")
+    verdict = Verdict("s.yaml", "GPU", 8, 3, 1, "pass", (), (entry,))
+    assert "of its bound 0.035 " in " ".join(summary_lines(verdict, 0.85))
+    console = Console(width=200, record=True)
+    console.print(summary_table(verdict))
+    assert "0.035" in console.export_text()

@@ -135,7 +135,7 @@ def case_table(verdict: Verdict):
         margin = f"{r.margin:.0%}" + (" [yellow]thin[/]" if r.thin_margin else "")
         distinct = f"{r.distinct_outputs} of {r.repeats}"
         table.add_row(r.case, r.runner, r.backend, r.q_mode, r.kv_format, f"{r.rel_err:.2e}",
-                      f"{r.bound:.0e}", margin, f"{r.rel_err_vs_leaderboard:.2e}",
+                      f"{r.bound:.2g}", margin, f"{r.rel_err_vs_leaderboard:.2e}",
                       f"{r.lb_fail_fraction:.2%}", q_ratio, distinct, r.graph, result)
     return table
 
@@ -160,7 +160,7 @@ def summary_table(verdict: Verdict):
             declared += f", {e.distinct_outputs} distinct outputs"
         table.add_row(e.entry, e.backend, f"[{colour[e.status]}]{e.status}[/]",
                       f"{e.cases - e.failed_cases}/{e.cases}", f"{e.worst_rel_err:.2e}",
-                      f"{e.bound:.0e}", margin, declared, e.graph, escape(e.why))
+                      f"{e.bound:.2g}", margin, declared, e.graph, escape(e.why))
     return table
 
 
@@ -173,7 +173,7 @@ def summary_lines(verdict: Verdict, thin_margin: float) -> list[str]:
     for e in verdict.entries:
         if e.thin_margin:
             lines.append(f"thin margin: {e.entry}: worst strict error {e.worst_rel_err:.2e} is "
-                         f"{e.margin:.0%} of its bound {e.bound:.0e} (above {thin_margin:.0%}: "
+                         f"{e.margin:.0%} of its bound {e.bound:.2g} (above {thin_margin:.0%}: "
                          "another seed could fail; widen the margin or justify the bound)")
     for e in verdict.with_status(UNRUNNABLE):
         lines.append(f"not checked: {e.entry}: {e.why}")
