@@ -156,6 +156,10 @@ def _timings(results: dict[Path, dict], files: list[_Stored], runner, spec_hash)
 
 
 def _check_cases(data) -> list[dict] | None:
+    """A gen check JSON's cases: its "cases" (an object, as gen check writes
+    it) or the whole file (a list, as gen check wrote it before its summary)."""
+    if isinstance(data, dict):
+        data = data.get("cases")
     if isinstance(data, list) and data and all(isinstance(c, dict) and "runner" in c
                                                and "case" in c for c in data):
         return data

@@ -6,7 +6,7 @@
 # 2. gen bench: leaderboard-style timing with the torch and FlashInfer
 #    baselines in the same process (FlashInfer needs `pip install .[flashinfer]`;
 #    without it that column says so), compared with the record before
-#    (perf/h200-2026-12-02-before.json); JSON in OUT_DIR/bench.json.
+#    (perf/h200-2026-12-04.json); JSON in OUT_DIR/bench.json.
 # Exit status: non-zero if the check fails.
 set -euo pipefail
 spec=${1:-specs/h200.yaml}
@@ -14,4 +14,4 @@ out=${2:-out}
 mkdir -p "$out"
 gen check --spec "$spec" --seeds 8 --repeats 200 --json "$out/check.json"
 gen bench --spec "$spec" --baseline torch --baseline flashinfer \
-  --compare perf/h200-2026-12-02-before.json --json "$out/bench.json"
+  --compare perf/h200-2026-12-04.json --json "$out/bench.json"

@@ -170,3 +170,15 @@ def test_help_examples_show_both_specs():
     code, out = gen("--help")
     assert code == 0 and "specs/h200.yaml" in out and "specs/mi355x.yaml" in out
     assert "gen results import" in out and "gen compare" in out and "gen status" in out
+
+
+def test_a_check_as_gen_check_writes_it_now_an_object_with_its_cases_counts(project):
+    """gen check --json writes an object (settings, entries, cases); an older
+    file is a bare list of cases. Both are evidence for the entries they cover."""
+    (project / "perf/h200-x-check.json").write_text(json.dumps({
+        "spec": "specs/t.yaml", "device": "NVIDIA H200", "seeds": 8, "summary": {},
+        "entries": [], "cases": [case("b2_kv64", "run_b2_kv64", "triton_single"),
+                                 case("b2_kv64-hot", "run_b2_kv64", "triton_single")]}))
+    entry = spec_status("specs/t.yaml", project / "perf").entries[0]
+    assert entry.check is not None and entry.check.ok
+    assert "2 cases passed" in entry.check.detail
