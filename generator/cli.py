@@ -67,7 +67,7 @@ def _check_writable(option: str, path: Path | None) -> None:
 
 
 # Optional modules -> the extra of pyproject.toml that installs them, per command
-# (torch and triton: the test extra runs check, bench, tune and timeline; the
+# (torch and triton: the test extra runs check, bench and tune; the
 # resources extra pins the Triton the specs compile with).
 _EXTRA_OF = {"matplotlib": "plot", "flashinfer": "flashinfer", "tvm_ffi": "flashinfer"}
 _COMMAND_EXTRA = {"resources": "resources"}

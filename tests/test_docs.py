@@ -117,3 +117,38 @@ def test_readme_is_a_short_quick_start_for_any_user():
     for command in ("pip install", "make build", "make test", "gen build", "gen check",
                     "popcorn-cli submit", "gen results import", "gen compare", "gen status"):
         assert command in text, command
+
+
+PRODUCT_TEXT = ["README.md", "PERF.md", "docs/*.md", "specs/*.yaml", "scripts/*"]
+
+
+def test_perf_md_is_the_record_then_a_decisions_table():
+    text = (ROOT / "PERF.md").read_text()
+    lines = text.splitlines()
+    assert len(lines) <= 500
+    headings = [line for line in lines if line.startswith("## ")]
+    assert headings[0].startswith("## The record"), headings[0]
+    assert "# Decisions" in lines and "| idea | result | decision | commit |" in lines
+    assert "scripts/record.sh" in text
+    # the stored JSON the record names is in perf/
+    for name in set(re.findall(r"perf/[\w.-]+\.json", text)):
+        assert (ROOT / name).is_file(), name
+
+
+def test_perf_keeps_only_stored_results_and_scripts_are_documented():
+    stored = [p for p in (ROOT / "perf").rglob("*") if p.is_file()]
+    assert len(stored) <= 40 and all(p.suffix == ".json" for p in stored), stored
+    docs = (ROOT / "README.md").read_text() + "".join(
+        p.read_text() for p in (ROOT / "docs").glob("*.md"))
+    for script in (ROOT / "scripts").iterdir():
+        if not script.is_file():
+            continue
+        assert f"scripts/{script.name}" in docs, f"scripts/{script.name} is documented nowhere"
+
+
+def test_product_text_speaks_to_any_user():
+    for pattern in PRODUCT_TEXT:
+        for path in ROOT.glob(pattern):
+            text = path.read_text().lower()
+            for word in ("device machine", "session", "the lead"):
+                assert not re.search(rf"\b{word}s?\b", text), f"{path.name}: {word}"
