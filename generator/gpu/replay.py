@@ -176,7 +176,7 @@ def graph_replay(call, data, eager, exact: bool, bound: float, rel) -> GraphRepl
             if not exact and not rel(static_out.float(), eager.float()) <= bound:
                 return GraphReplay("fail", f"CUDA graph replay differs from the eager output by "
                                            f"{rel(static_out.float(), eager.float()):.2e} "
-                                           f"(relative L2, bound {bound:.0e})", worst)
+                                           f"(relative L2, bound {bound:.2g})", worst)
         return GraphReplay("pass", "", worst)
     except Exception as exc:  # noqa: BLE001
         _settle()
