@@ -69,8 +69,8 @@ def test_diff_prints_what_a_build_would_change_without_writing(project):
     before = (project / "build/h200/submission.py").read_text()
     result = CliRunner().invoke(main, ["build", "--diff"])
     assert result.exit_code == 1  # a difference, as diff(1) says
-    assert "-    mla_b4_kv1024_gluon_split16[(4, 32)](" in result.output
-    assert "+    mla_b4_kv1024_gluon_split8[(4, 16)](" in result.output
+    assert "-    _gl_launch(mla_b4_kv1024_gluon_split16, (4, 32), " in result.output
+    assert "+    _gl_launch(mla_b4_kv1024_gluon_split8, (4, 16), " in result.output
     assert (project / "build/h200/submission.py").read_text() == before
 
 

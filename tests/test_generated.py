@@ -152,6 +152,57 @@ def test_gluon_kv_descriptors_view_the_same_bytes_and_live_as_long_as_the_cache(
     assert module._GL_KV_DESCS == {}
 
 
+def test_gluon_launch_binds_arguments_once_per_kernel_device_and_alignment(monkeypatch):
+    """_gl_launch, the gluon runners' launch: a call whose tensors are all
+    16-byte aligned goes through the JIT (kernel[grid]) once and keeps the
+    compiled kernel's launcher (three grid axes) for later aligned calls on the
+    same device; a call with a misaligned tensor always takes the JIT's path
+    (the JIT specialises on alignment) and is never kept; nor is a launch the
+    JIT did not compile (gen resources records launches so)."""
+    import torch
+
+    from generator.gpu.harness import import_submission
+
+    module = import_submission((ROOT / "build/h200/submission.py").read_text())
+    device = [0]
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: device[0])
+    jit, launched = [], []
+
+    class Kernel:
+        def __init__(self, compiles=True):
+            self.compiles = compiles
+
+        def __getitem__(self, grid):
+            def run(*args, **options):
+                jit.append((self, grid, args, options))
+                return Compiled() if self.compiles else None
+            return run
+
+    class Compiled:
+        def __getitem__(self, grid):
+            return lambda *args: launched.append((grid, args))
+
+    kernel, options = Kernel(), dict(num_warps=4, launch_cooperative_grid=True)
+    aligned, misaligned = torch.zeros(8), torch.zeros(9)[1:]
+    assert aligned.data_ptr() % 16 == 0 and misaligned.data_ptr() % 16 == 4
+    module._gl_launch(kernel, (4, 32), options, aligned, "desc", 1.5)
+    assert jit == [(kernel, (4, 32), (aligned, "desc", 1.5), options)] and launched == []
+    module._gl_launch(kernel, (4, 32), options, aligned, "desc", 2.5)
+    assert len(jit) == 1 and launched == [((4, 32, 1), (aligned, "desc", 2.5))]
+    for _ in range(2):
+        module._gl_launch(kernel, (4, 32), options, misaligned, "desc", 1.5)
+    assert len(jit) == 3 and jit[-1][2][0] is misaligned and len(launched) == 1
+    module._gl_launch(kernel, (8, 32), options, aligned, "desc", 1.5)  # another grid: its own kernel
+    device[0] = 1
+    module._gl_launch(kernel, (4, 32), options, aligned, "desc", 1.5)  # another device: its own kernel
+    module._gl_launch(kernel, (4, 32), options, aligned, "desc", 1.5)
+    assert len(jit) == 5 and len(launched) == 2 and len(module._GL_LAUNCHERS) == 3
+    recorded = Kernel(compiles=False)
+    for _ in range(2):
+        module._gl_launch(recorded, (4, 32), options, aligned, "desc", 1.5)
+    assert len(jit) == 7 and len(launched) == 2 and len(module._GL_LAUNCHERS) == 3
+
+
 @pytest.mark.parametrize("runner, kernel, grid, batch, kv_len, splits", [
     ("run_b4_kv1024", "mla_b4_kv1024_gluon_split16", (4, 32), 4, 1024, 16),  # dv_split 2: two programs a split
     ("run_b64_kv8192", "mla_b64_kv8192_gluon_split2", (64, 2), 64, 8192, 2),

@@ -84,11 +84,12 @@ STRICT_BOUND_PARTIALS_FP8 = 3.5e-2
 
 # The kernel's runtime parameters and the launch's arguments, in order.
 _PARAMS = ("Q", "kv_desc", "kv_tile_desc", "KV_SCALE", "QO_INDPTR", "KV_INDPTR", "OUT")
-_ARGS = ("q.contiguous()", "kv_desc", "kv_tile_desc", "kv_scale", "qo_indptr", "kv_indptr", "out")
+_ARGS = ("q.contiguous()", "*_mla_gluon_kv_desc(kv)", "kv_scale", "qo_indptr", "kv_indptr", "out")
+_MX_DESC_ARG = "*_mla_gluon_mx_desc(kv)"
 _SPLIT_PARAMS = ("PART_O", "PART_LSE", "COUNTERS")
 _SPLIT_ARGS = ("part_o", "part_lse", "counters")
 _MX_PARAMS = ("MX_TABLES", "stride_sc_r", "stride_sc_c", "KV_ROWS")
-_MX_ARGS = ("mx_tables", "kv_scale.stride(0)", "kv_scale.stride(1)", "kv.shape[0]")
+_MX_ARGS = ("_mla_gluon_mx_tables(q.device)", "kv_scale.stride(0)", "kv_scale.stride(1)", "kv.shape[0]")
 
 
 @dataclass(frozen=True)
@@ -212,7 +213,8 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             params=_PARAMS + split_params + (_MX_PARAMS if mxfp4 else ()) + ("q_inv", "q_qk"),
             body_args=_PARAMS + (split_params or ("OUT",) * len(_SPLIT_PARAMS)),
             mx_args=_MX_PARAMS,
-            launch_args=_ARGS + (_SPLIT_ARGS if merge else ()) + (_MX_ARGS if mxfp4 else ())),
+            launch_args=(_ARGS[:1] + (_MX_DESC_ARG,) + _ARGS[2:] if mxfp4 else _ARGS)
+            + (_SPLIT_ARGS if merge else ()) + (_MX_ARGS if mxfp4 else ())),
         q_scale=q_scale,
         # l2_policy: the generated file's PTX hook matches TMA loads with re.
         stdlib=("re",) if l2_policy else (),
