@@ -134,3 +134,29 @@ def test_bench_times_the_build_on_every_shape_before_any_baseline():
     assert log == ["build a", "build b", "build c", "baselines a", "baselines b", "baselines c"]
     assert rows == [((0, "a"), "ours a", "theirs a"), ((1, "b"), "ours b", "theirs b"),
                     ((2, "c"), "ours c", "theirs c")]
+
+
+def test_a_result_names_its_commit_and_says_when_the_tree_differs(tmp_path, monkeypatch):
+    """gen bench's "commit": HEAD, with "+changes" while a tracked file differs
+    from it (the build measured is then not the commit's); untracked files do
+    not count; GEN_COMMIT overrides; outside a repository "unknown"."""
+    import subprocess
+
+    from generator.gpu.bench import git_commit
+
+    monkeypatch.delenv("GEN_COMMIT", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert git_commit() == "unknown"
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    (tmp_path / "spec.yaml").write_text("a: 1\n")
+    subprocess.run([*git, "add", "spec.yaml"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "x"], check=True)
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    (tmp_path / "notes.txt").write_text("untracked\n")
+    assert git_commit() == head
+    (tmp_path / "spec.yaml").write_text("a: 2\n")
+    assert git_commit() == head + "+changes"
+    monkeypatch.setenv("GEN_COMMIT", "abc1234")
+    assert git_commit() == "abc1234"

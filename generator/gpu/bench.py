@@ -250,14 +250,18 @@ def empty_launch_us(clock: Clock) -> float:
 
 
 def git_commit() -> str:
-    """The commit being measured: GEN_COMMIT, else git's HEAD here, else "unknown"."""
+    """The commit being measured: GEN_COMMIT, else git's HEAD here with
+    "+changes" when tracked files differ from it (the build measured may not be
+    the commit's), else "unknown"."""
     if os.environ.get("GEN_COMMIT"):
         return os.environ["GEN_COMMIT"]
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
+        head, changes = (
+            subprocess.run(["git", *args], capture_output=True, text=True, check=True).stdout.strip()
+            for args in (["rev-parse", "--short", "HEAD"], ["status", "--porcelain", "--untracked-files=no"]))
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
+    return head + ("+changes" if changes else "")
 
 
 def build_first(cases, time_build, time_baselines):
