@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from generator import __version__
+from generator.destinations import check_destination
 from generator.errors import GenError, UserError
 from generator.gpu.baselines import BASELINES
 
@@ -46,24 +47,6 @@ def _per_spec(option: str, path: str | None, specs: list[Path]) -> list[Path | N
         seen[mine] = s
         out.append(mine)
     return out
-
-
-def _check_writable(option: str, path: Path | None) -> None:
-    """Make sure an output file can be written before any measuring (the results
-    would be lost at the end): its folder is made if missing, and must be a
-    writable folder."""
-    if path is None:
-        return
-    if path.is_dir():
-        raise UserError(f"{option} {path}: is a folder")
-    folder = path.parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UserError(f"{option} {path}: cannot make folder {folder}: "
-                        f"{exc.strerror or type(exc).__name__}") from None
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise UserError(f"{option} {path}: folder {folder} is not writable")
 
 
 # Optional modules -> the extra of pyproject.toml that installs them, per command
@@ -232,8 +215,8 @@ def check(spec, shapes, interpret, seed, seeds, repeats, allow_unrunnable, json_
 
     paths = _specs(spec)
     json_outs = _per_spec("--json", json_path, paths)
-    for out in json_outs:
-        _check_writable("--json", out)
+    for out in filter(None, json_outs):
+        check_destination(out, "--json")
     codes = [run_checks(path, shapes=shapes, interpret=interpret, seed=seed, json_path=json_out,
                         seeds=seeds, repeats=repeats).exit_code(allow_unrunnable)
              for path, json_out in zip(paths, json_outs)]
@@ -280,8 +263,8 @@ def bench(spec, shapes, mode, baseline, l2_clear_mib, max_seconds, json_path, co
     paths = _specs(spec)
     json_outs, plot_outs = _per_spec("--json", json_path, paths), _per_spec("--plot", plot_path, paths)
     for option, outs in (("--json", json_outs), ("--plot", plot_outs)):
-        for out in outs:
-            _check_writable(option, out)
+        for out in filter(None, outs):
+            check_destination(out, option)
     for path, json_out, plot_out in zip(paths, json_outs, plot_outs):
         result = run_bench(path, shapes=shapes, mode=mode, baselines=baseline,
                            l2_clear_mib=l2_clear_mib, max_seconds=max_seconds,

@@ -347,10 +347,37 @@ def test_check_refuses_a_json_path_it_cannot_write_before_checking(project, monk
     result = CliRunner().invoke(main, ["check", "--interpret", "--spec", "specs/mi355x.yaml",
                                        "--json", "file/r.json"])
     assert result.exit_code == 2 and ran == []
-    assert "--json file/r.json: cannot make folder file:" in result.output
+    assert "--json file/r.json: cannot write there (" in result.output
     result = CliRunner().invoke(main, ["check", "--interpret", "--spec", "specs/mi355x.yaml",
                                        "--json", "specs"])
     assert result.exit_code == 2 and "'specs' is a directory" in result.output and ran == []
+
+
+@pytest.mark.parametrize("option, where", [
+    ("--json", "under-a-file"), ("--plot", "under-a-file"), ("--json", "read-only mount"),
+])
+def test_bench_refuses_an_output_path_it_cannot_write_before_timing(project, monkeypatch,
+                                                                    option, where):
+    """gen bench checks --json and --plot the way gen tune checks its paths: by
+    creating a file there (mode bits say nothing to root, nor of a read-only
+    mount, simulated here by the probe failing as it would on one)."""
+    import generator.destinations as destinations
+    from generator.gpu import bench as bench_mod
+
+    ran = []
+    monkeypatch.setattr(bench_mod, "run_bench", lambda *a, **k: ran.append(a))
+    (project / "file").write_text("")
+    (project / "out").mkdir()
+    path = {"under-a-file": "file/r.json", "read-only mount": "out/r.json"}[where]
+    if where == "read-only mount":
+        def read_only(folder):
+            raise OSError(30, "Read-only file system")
+        monkeypatch.setattr(destinations, "probe_folder", read_only)
+    result = CliRunner().invoke(main, ["bench", "--spec", "specs/h200.yaml", option, path])
+    assert result.exit_code == 2 and ran == [], result.output
+    why = {"read-only mount": "cannot write there (Read-only file system)",
+           "under-a-file": "cannot write there ("}[where]
+    assert f"{option} {path}: {why}" in result.output
 
 
 def test_strict_bound_is_unchanged_by_the_declaration():

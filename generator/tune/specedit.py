@@ -20,7 +20,7 @@ from generator.core.emit import write_atomic
 from generator.core.safety import printable
 from generator.core.spec import EntrySpec, yaml_roundtrip
 from generator.errors import UserError
-from generator.tune.paths import probe_folder
+from generator.destinations import probe_folder
 
 # Keys of an entry that say what it is, not how it runs: never touched
 # (`deterministic` is a declaration about the entry, kept across a retune).

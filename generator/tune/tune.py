@@ -58,7 +58,7 @@ from generator.errors import SpecError, UserError
 from generator.tune import records as rec
 from generator.tune.decide import Decision, confirm, decide
 from generator.tune.measure import Job
-from generator.tune.paths import check_destination
+from generator.destinations import check_destination
 from generator.tune.space import Candidate, Space, candidates, space_for
 from generator.tune.specedit import check_round_trip, check_spec_writable, edit_entries
 from generator.tune.writeback import (Machine, refusal, report_refused, this_machine,
