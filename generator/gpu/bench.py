@@ -255,10 +255,14 @@ def git_commit() -> str:
     the commit's), else "unknown"."""
     if os.environ.get("GEN_COMMIT"):
         return os.environ["GEN_COMMIT"]
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], capture_output=True, text=True,
+                              check=True).stdout.strip()
+
     try:
-        head, changes = (
-            subprocess.run(["git", *args], capture_output=True, text=True, check=True).stdout.strip()
-            for args in (["rev-parse", "--short", "HEAD"], ["status", "--porcelain", "--untracked-files=no"]))
+        head = git("rev-parse", "--short", "HEAD")
+        changes = git("status", "--porcelain", "--untracked-files=no")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return head + ("+changes" if changes else "")
