@@ -84,8 +84,7 @@ STRICT_BOUND_PARTIALS_FP8 = 3.5e-2
 
 # The kernel's runtime parameters and the launch's arguments, in order.
 _PARAMS = ("Q", "kv_desc", "kv_tile_desc", "KV_SCALE", "QO_INDPTR", "KV_INDPTR", "OUT")
-_ARGS = ("q.contiguous()", "*_mla_gluon_kv_desc(kv)", "kv_scale", "qo_indptr", "kv_indptr", "out")
-_MX_DESC_ARG = "*_mla_gluon_mx_desc(kv)"
+_ARGS = ("kv_scale", "qo_indptr", "kv_indptr", "out")  # after q and the KV's two descriptors
 _SPLIT_PARAMS = ("PART_O", "PART_LSE", "COUNTERS")
 _SPLIT_ARGS = ("part_o", "part_lse", "counters")
 _MX_PARAMS = ("MX_TABLES", "stride_sc_r", "stride_sc_c", "KV_ROWS")
@@ -213,7 +212,7 @@ def plan(runner: RunnerInput, cfg: Mapping[str, Any]) -> BackendPlan:
             params=_PARAMS + split_params + (_MX_PARAMS if mxfp4 else ()) + ("q_inv", "q_qk"),
             body_args=_PARAMS + (split_params or ("OUT",) * len(_SPLIT_PARAMS)),
             mx_args=_MX_PARAMS,
-            launch_args=(_ARGS[:1] + (_MX_DESC_ARG,) + _ARGS[2:] if mxfp4 else _ARGS)
+            launch_args=("q.contiguous()", f"*_mla_gluon_{'mx' if mxfp4 else 'kv'}_desc(kv)") + _ARGS
             + (_SPLIT_ARGS if merge else ()) + (_MX_ARGS if mxfp4 else ())),
         q_scale=q_scale,
         # l2_policy: the generated file's PTX hook matches TMA loads with re.
